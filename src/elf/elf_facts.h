@@ -1,0 +1,74 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace imgaudit {
+
+enum class Linkage { Static, StaticPie, Dynamic };
+enum class LibcKind { Unknown, Musl, Glibc, None };
+
+const char* to_string(Linkage l);   // "static", "static-pie", "dynamic"
+const char* to_string(LibcKind k);  // "unknown", "musl", "glibc", "none"
+
+// What one ELF file says about how it will load and run. A pure function of
+// the file's bytes (see inspect_elf). Field names match the JSON output.
+struct ElfFacts {
+  std::string machine;      // "x86_64", "aarch64", "arm", "i386", "riscv64", "ppc64le", "s390x", ... or "em-<n>"
+  uint16_t e_machine = 0;
+  int elf_class = 64;       // 32 or 64
+  bool little_endian = true;
+  std::string type;         // "exec", "dyn", "rel", "core"
+  Linkage linkage = Linkage::Static;
+  std::string interpreter;  // PT_INTERP, "" when none
+  std::vector<std::string> needed;   // DT_NEEDED in order
+  std::vector<std::string> rpath;    // DT_RPATH split on ':'
+  std::vector<std::string> runpath;  // DT_RUNPATH split on ':'
+  std::string soname;                // DT_SONAME
+  // Version requirements, "file:VERSION" (e.g. "libc.so.6:GLIBC_2.34").
+  std::vector<std::string> version_needs;
+  std::string glibc_required;        // newest "GLIBC_2.N" needed, "" when none
+  std::optional<bool> threads;       // starts threads (pthread_create, Go, ...); nullopt when unknown
+  bool has_gnu_stack = false;
+  uint32_t gnu_stack_flags = 0;      // p_flags of PT_GNU_STACK (PF_X = 1, PF_W = 2, PF_R = 4)
+  uint64_t stack_size = 0;           // p_memsz of PT_GNU_STACK: the default thread stack musl uses
+  std::string allocator;             // "mimalloc", "jemalloc", "tcmalloc" or ""
+  LibcKind libc = LibcKind::Unknown;
+  std::string go_version;            // "go1.22.1" when Go build info is present
+  std::optional<bool> go_cgo;        // CGO_ENABLED from Go build info
+  bool packed = false;               // UPX-packed
+  bool rust = false;                 // built by rustc (std thread stacks are 2 MiB)
+  std::string glibc_release;         // for glibc's own libc.so.6 / loader: "2.36"
+  bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
+};
+
+// Inspects the bytes of a whole ELF file. Every offset and count is bounded by
+// the buffer: a malformed file gives an ElfError, never partial facts.
+struct ElfError {
+  std::string message;  // "section header table past end of file", ...
+};
+
+struct ElfResult {
+  std::optional<ElfFacts> facts;
+  std::optional<ElfError> error;
+};
+
+ElfResult inspect_elf(std::string_view bytes);
+
+// True when the bytes start with the ELF magic.
+inline bool looks_like_elf(std::string_view head) {
+  return head.size() >= 4 && head.substr(0, 4) == std::string_view("\x7f" "ELF", 4);
+}
+
+// Maps an image platform architecture ("amd64", "arm64", "arm", "386", ...)
+// to the ELF machine name above; "" when unknown.
+std::string elf_machine_for_platform(std::string_view architecture);
+
+void to_json(nlohmann::json& j, const ElfFacts& f);
+void from_json(const nlohmann::json& j, ElfFacts& f);
+
+}  // namespace imgaudit

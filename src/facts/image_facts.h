@@ -1,0 +1,122 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "elf/elf_facts.h"
+#include "layer/fs_view.h"
+#include "source/source.h"
+
+namespace imgaudit {
+
+struct LayerInfo {
+  int index = 0;
+  std::string digest;
+  std::string diff_id;
+  std::string media_type;
+  uint64_t compressed_size = 0;
+  uint64_t uncompressed_size = 0;
+  std::string created_by;  // from the config history, matched skipping empty_layer entries
+};
+
+struct ImageInfo {
+  std::string source;           // ImageSource::describe()
+  std::string manifest_digest;
+  Platform platform;            // from the config
+  std::vector<std::string> env; // "KEY=value"
+  std::string user;
+  std::vector<std::string> entrypoint, cmd;
+  nlohmann::json history = nlohmann::json::array();
+  std::vector<LayerInfo> layers;
+  std::optional<std::string> env_value(const std::string& key) const;
+};
+
+// Builds ImageInfo from a source's config and the layers read.
+ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFacts>& layers);
+
+struct Package {
+  std::string manager;  // "apk" or "dpkg"
+  std::string name, version;
+  uint64_t installed_size = 0;  // bytes
+};
+
+struct Distro {
+  std::string id, version_id, pretty_name;  // "alpine", "3.20.3", ...
+  std::vector<Package> packages;
+  const Package* package(const std::string& name) const;
+};
+
+struct LibcInfo {
+  LibcKind family = LibcKind::None;    // None: no libc found in the image
+  std::string version;                 // "1.2.5", "2.36"
+  std::vector<std::string> evidence;   // "apk package musl 1.2.5-r0", "/lib/ld-musl-x86_64.so.1", ...
+  std::vector<std::string> shims;      // compatibility shims present: "gcompat", "libc6-compat"
+};
+
+// One ELF file of the final view, with its libraries resolved the way the
+// image's own loader would.
+struct BinaryFacts {
+  std::string path;
+  int layer = 0;
+  uint64_t size = 0;
+  const ElfFacts* elf = nullptr;
+  bool interpreter_present = false;     // meaningful when elf->interpreter is set
+  std::string interpreter_resolved;     // real path after symlinks
+  LibcKind interpreter_libc = LibcKind::Unknown;  // what the interpreter really is (musl behind a glibc name = shim)
+  std::map<std::string, std::string> resolved;    // NEEDED name -> real path in the image
+  std::vector<std::string> missing_needed;        // NEEDED names that do not resolve (transitively from this file)
+};
+
+struct TzFacts {
+  bool has_zoneinfo = false;   // /usr/share/zoneinfo holds zone files
+  size_t zone_count = 0;
+  std::optional<std::string> tz_env;          // TZ from the image Env
+  std::optional<bool> tz_zone_present;        // whether that zone's file exists
+};
+
+struct PythonInterpreter {
+  std::string path;
+  std::string version;   // "3.12"
+  LibcKind libc = LibcKind::Unknown;
+};
+
+struct DistInfo {
+  std::string path;       // the .dist-info folder
+  std::string site_dir;   // the site-packages / dist-packages folder holding it
+  std::string python_version;  // "3.12" from the site dir's path, "" when unknown
+  std::string name, version;
+  std::vector<std::string> tags;  // WHEEL "Tag:" lines
+  std::optional<bool> root_is_purelib;
+};
+
+struct PythonFacts {
+  std::vector<PythonInterpreter> interpreters;
+  std::vector<std::string> site_dirs;
+  std::vector<DistInfo> dists;
+  std::vector<std::string> extension_modules;  // ELF *.so under the site dirs
+};
+
+struct ImageFacts {
+  ImageInfo image;
+  Distro distro;
+  LibcInfo libc;
+  std::vector<BinaryFacts> binaries;  // sorted by path
+  TzFacts tz;
+  PythonFacts python;
+  const FsView* view = nullptr;
+};
+
+ImageFacts collect_facts(ImageInfo image, const FsView& view);
+
+void to_json(nlohmann::json& j, const ImageInfo& i);
+void to_json(nlohmann::json& j, const Distro& d);
+void to_json(nlohmann::json& j, const LibcInfo& l);
+void to_json(nlohmann::json& j, const BinaryFacts& b);
+void to_json(nlohmann::json& j, const TzFacts& t);
+void to_json(nlohmann::json& j, const PythonFacts& p);
+
+}  // namespace imgaudit

@@ -1,0 +1,54 @@
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layer/layer_facts.h"
+
+namespace imgaudit {
+
+// One file of the merged filesystem.
+struct Node {
+  EntryType type = EntryType::File;  // never Hardlink: a hard link takes its target's node
+  uint32_t mode = 0;
+  uint64_t size = 0;
+  std::string link;                  // symlink target as written
+  int layer = 0;                     // index of the layer that last wrote it
+  const ElfFacts* elf = nullptr;     // points into the LayerFacts applied
+  const std::string* text = nullptr; // likewise
+};
+
+// The final view of an image's filesystem after the OCI layer rules. The
+// LayerFacts applied must outlive it.
+class FsView {
+ public:
+  // Applies one layer on top: opaque whiteouts first, then .wh. whiteouts
+  // (both hide lower layers only), then the layer's own entries; a
+  // non-directory replacing a directory hides its subtree.
+  void apply(const LayerFacts& layer, int index);
+
+  // Adds or replaces one node (parents are implied); for tests and rootfs.
+  void put(const std::string& path, Node node);
+
+  const Node* find(const std::string& path) const;  // no symlink is followed
+
+  // Follows symlinks in every component (in the last one too when
+  // follow_last), inside the image, with at most 40 links as Linux does.
+  // Returns the real path, or nullopt when missing or looping.
+  std::optional<std::string> resolve(const std::string& path, bool follow_last = true) const;
+
+  // resolve() then find(); nullptr when missing.
+  const Node* lookup(const std::string& path) const;
+
+  // Names of the direct children of a directory (after resolve()).
+  std::vector<std::string> list_dir(const std::string& dir) const;
+
+  const std::map<std::string, Node>& nodes() const { return nodes_; }
+
+ private:
+  void erase_subtree(const std::string& dir, bool keep_dir);
+  std::map<std::string, Node> nodes_;
+};
+
+}  // namespace imgaudit

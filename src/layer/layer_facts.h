@@ -1,0 +1,60 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "elf/elf_facts.h"
+#include "source/source.h"
+
+namespace imgaudit {
+
+enum class EntryType { File, Dir, Symlink, Hardlink, Other };
+const char* to_string(EntryType t);  // "file", "dir", "symlink", "hardlink", "other"
+
+struct Entry {
+  std::string path;  // normalised (util/paths.h)
+  EntryType type = EntryType::File;
+  uint32_t mode = 0;
+  uint64_t uid = 0, gid = 0;
+  uint64_t size = 0;
+  std::string link;  // symlink target as written, or the normalised hardlink target
+};
+
+// Everything imgaudit keeps of one layer: a pure function of the layer's
+// bytes, so layers can be read in parallel and cached by digest.
+struct LayerFacts {
+  std::string digest;   // of the blob as stored; "" for a rootfs folder
+  std::string diff_id;  // sha256 of the uncompressed tar
+  std::string media_type;
+  uint64_t compressed_size = 0;
+  uint64_t uncompressed_size = 0;
+  std::vector<Entry> entries;           // tar order; whiteout markers are not entries
+  std::vector<std::string> whiteouts;   // "a/b" for an entry "a/.wh.b"
+  std::vector<std::string> opaque_dirs; // "a" for an entry "a/.wh..wh..opq"
+  std::map<std::string, ElfFacts> elves;        // path -> facts of each ELF file
+  std::map<std::string, std::string> elf_errors;// path -> why its ELF could not be read
+  std::map<std::string, std::string> texts;     // path -> content of the small text files worth reading
+  std::vector<std::string> warnings;            // hostile or skipped entries
+};
+
+// True for the text files whose content the inspectors read: os-release,
+// alpine-release, debian_version, apk and dpkg databases, ld.so.conf and its
+// includes, ld-musl-*.path, passwd, *.dist-info/{WHEEL,METADATA}.
+bool is_text_worth_reading(const std::string& path);
+
+// Reads a layer blob through libarchive (tar, gzip, zstd, whatever the media
+// type says), verifying its digest against `layer.digest` and, when not empty,
+// the uncompressed tar's against `expected_diff_id`. Throws InputError naming
+// the layer on a corrupt or truncated stream or a digest mismatch.
+LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id);
+
+// Reads a plain root filesystem folder as one layer (symlinks are not followed).
+LayerFacts read_root_dir(const std::string& dir);
+
+void to_json(nlohmann::json& j, const LayerFacts& l);
+void from_json(const nlohmann::json& j, LayerFacts& l);
+
+}  // namespace imgaudit

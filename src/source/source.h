@@ -1,0 +1,60 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace imgaudit {
+
+struct Platform {
+  std::string os;            // "linux"
+  std::string architecture;  // "amd64", "arm64", ...
+  std::string variant;       // "v8", "" ...
+  std::string str() const;   // "linux/arm64/v8"
+  // "os/arch[/variant]"; throws InputError when malformed.
+  static Platform parse(const std::string& text);
+  // True when `other` fits this (requested) platform; an empty variant matches any.
+  bool matches(const Platform& other) const;
+};
+
+struct Descriptor {
+  std::string media_type;
+  std::string digest;  // "sha256:..."; empty for a rootfs folder
+  int64_t size = -1;   // compressed size; -1 when unknown
+};
+
+// A forward-only stream of bytes. read() returns 0 at the end and throws
+// InputError on failure.
+class ByteStream {
+ public:
+  virtual ~ByteStream() = default;
+  virtual size_t read(void* buf, size_t n) = 0;
+};
+
+// An image, whatever the transport: its manifest, config and layer blobs.
+class ImageSource {
+ public:
+  virtual ~ImageSource() = default;
+  // "oci:/path/to/layout:tag", "docker-archive:/x.tar", "rootfs:/dir" ...
+  virtual std::string describe() const = 0;
+  // "sha256:..." of the manifest as stored; "" when there is none.
+  virtual std::string manifest_digest() const = 0;
+  // The image config (OCI/Docker config JSON); an empty object when there is none.
+  virtual const nlohmann::json& config() const = 0;
+  // Layers bottom-up. A rootfs folder has none: see root_dir().
+  virtual std::vector<Descriptor> layers() const = 0;
+  // Opens one layer blob as stored (compressed or not). Safe to call from several threads at once.
+  virtual std::unique_ptr<ByteStream> open_blob(const Descriptor& layer) const = 0;
+  // For a plain root filesystem folder: its path; otherwise nullopt.
+  virtual std::optional<std::string> root_dir() const { return std::nullopt; }
+};
+
+// Opens IMAGE as the CLI takes it: "oci:PATH[:TAG]", "docker-archive:PATH",
+// "oci-archive:PATH", "rootfs:PATH", or a path detected by content. Anything
+// else is a registry reference. Throws InputError naming the input and the cause.
+std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform);
+
+}  // namespace imgaudit

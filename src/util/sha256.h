@@ -1,0 +1,32 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+struct evp_md_ctx_st;
+
+namespace imgaudit {
+
+// Streaming SHA-256 through OpenSSL's EVP interface.
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+
+  void update(const void* data, size_t size);
+  // "sha256:<64 hex digits>"; the object is spent afterwards.
+  std::string digest();
+
+  static std::string of(std::string_view data);
+
+ private:
+  evp_md_ctx_st* ctx_;
+};
+
+// True for "sha256:" followed by 64 lowercase hex digits.
+bool is_sha256_digest(std::string_view digest);
+
+}  // namespace imgaudit

@@ -1,0 +1,65 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "source/source.h"
+
+namespace imgaudit {
+
+// The project's own image writer: used by imgaudit-mkimage, by the build of
+// the bundled example and by the tests. It writes what real tools write.
+
+enum class Compression { None, Gzip, Zstd };
+
+struct TarEntrySpec {
+  enum Kind { File, Dir, Symlink, Hardlink } kind = File;
+  std::string path;     // written as given ("./a/b", "a/.wh.x", even "../evil" for hostile-input tests)
+  std::string content;  // File
+  std::string link;     // Symlink target / Hardlink target
+  uint32_t mode = 0644;
+};
+
+// A tar stream, compressed as asked.
+std::string make_layer_blob(const std::vector<TarEntrySpec>& entries, Compression c);
+// A tar stream of a folder on disk (symlinks kept as links; paths relative to it).
+std::string make_layer_blob_from_dir(const std::string& dir, Compression c);
+// Decompressed tar bytes of a blob made above (for diff_ids).
+std::string uncompressed_tar(const std::string& blob);
+
+struct LayerBlob {
+  std::string bytes;       // as stored
+  Compression compression = Compression::Gzip;
+  std::string created_by;  // history entry
+};
+
+struct ImageSpec {
+  std::vector<LayerBlob> layers;   // bottom-up
+  Platform platform{"linux", "amd64", ""};
+  std::vector<std::string> env;
+  std::string user;
+  std::vector<std::string> entrypoint, cmd;
+  // Extra history entries with empty_layer: true, inserted before layer i's entry: {i, created_by}.
+  std::vector<std::pair<int, std::string>> empty_history;
+  std::string tag = "latest";      // org.opencontainers.image.ref.name / RepoTags
+  bool docker_media_types = false; // Docker v2 media types instead of OCI ones
+};
+
+// The config JSON the writers store (rootfs.diff_ids, history, config.Env ...).
+nlohmann::json make_config(const ImageSpec& spec);
+
+// An OCI image layout folder (oci-layout, index.json, blobs/sha256/...).
+// Several images may share one layout: each call adds its manifest to index.json.
+void write_oci_layout(const ImageSpec& spec, const std::string& dir);
+
+// A `docker save` tarball. legacy: <id>/layer.tar folders, manifest.json and
+// repositories; otherwise the OCI-in-tar layout newer docker writes
+// (blobs/sha256/..., index.json, oci-layout and manifest.json).
+void write_docker_archive(const ImageSpec& spec, const std::string& path, bool legacy);
+
+// A tarred OCI image layout.
+void write_oci_archive(const ImageSpec& spec, const std::string& path);
+
+}  // namespace imgaudit
