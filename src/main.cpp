@@ -1,1 +1,3 @@
-int main() { return 0; }
+#include "app/cli.h"
+
+int main(int argc, char** argv) { return imgaudit::run_cli(argc, argv); }

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Installs what imgaudit needs to build and test, from Debian 12 packages.
+set -eu
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential cmake pkg-config git ca-certificates \
+  libarchive-dev nlohmann-json3-dev libelf-dev libcli11-dev libssl-dev libcurl4-openssl-dev \
+  libgtest-dev liblief-dev \
+  musl-tools musl-dev \
+  umoci skopeo docker-registry zstd gzip tar python3 python3-jsonschema >/dev/null

@@ -1,0 +1,100 @@
+#include "app/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "app/audit.h"
+#include "util/error.h"
+#include "version.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
+
+int fail(const std::string& message) {
+  std::cerr << "imgaudit: " << message << '\n';
+  return kExitError;
+}
+
+bool color_wanted(const std::string& output_file) {
+  return output_file.empty() && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it"};
+  app.set_version_flag("--version", std::string("imgaudit ") + kImgauditVersion);
+
+  std::string image, platform, format = "text", output, fail_on = "error";
+  bool quiet = false;
+  unsigned jobs = 0;
+  app.add_option("IMAGE", image,
+                 "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, or a path detected by content")
+      ->required();
+  app.add_option("--platform", platform, "os/arch[/variant] to pick from a multi-platform image");
+  app.add_option("--format", format, "report format")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
+  app.add_option("--fail-on", fail_on, "lowest severity that makes the exit status 1")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app.add_flag("-q,--quiet", quiet, "text: print findings only; nothing when there are none");
+  app.add_option("-j,--jobs", jobs, "layers read at once (default: one per core)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    return fail(what + " (see imgaudit --help)");
+  }
+
+  try {
+    AuditOptions options;
+    options.image = image;
+    options.jobs = jobs;
+    if (!platform.empty()) options.platform = Platform::parse(platform);
+    Audit audit(options);
+    const AuditReport& report = audit.report();
+
+    std::ofstream file;
+    if (!output.empty()) {
+      file.open(output, std::ios::trunc);
+      if (!file) return fail(output + ": cannot write the report: " + std::strerror(errno));
+    }
+    std::ostream& out = output.empty() ? std::cout : file;
+    if (format == "json") {
+      write_json(out, report);
+    } else {
+      TextOptions text;
+      text.quiet = quiet;
+      text.color = color_wanted(output);
+      write_text(out, report, text);
+    }
+    out.flush();
+    if (!out) return fail((output.empty() ? std::string("standard output") : output) + ": write failed");
+
+    if (fail_on == "never") return kExitClean;
+    Severity threshold = *parse_severity(fail_on);
+    for (auto& f : report.findings)
+      if (f.severity >= threshold) return kExitFindings;
+    return kExitClean;
+  } catch (const InputError& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(image + ": out of memory");
+  } catch (const std::exception& e) {
+    return fail(image + ": " + e.what());
+  }
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,75 @@
+#include "report/report.h"
+
+namespace imgaudit {
+
+namespace {
+
+struct Style {
+  bool on;
+  const char* sev(Severity s) const {
+    if (!on) return "";
+    return s == Severity::Error ? "\033[1;31m" : s == Severity::Warning ? "\033[1;33m" : "\033[1;36m";
+  }
+  const char* dim() const { return on ? "\033[2m" : ""; }
+  const char* bold() const { return on ? "\033[1m" : ""; }
+  const char* reset() const { return on ? "\033[0m" : ""; }
+};
+
+std::string human_size(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char buf[32];
+  snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+  return buf;
+}
+
+void write_header(std::ostream& out, const AuditReport& r, const Style& st) {
+  const auto& f = r.facts;
+  out << st.bold() << f.image.source << st.reset() << '\n';
+  if (!f.image.manifest_digest.empty()) out << "  digest    " << f.image.manifest_digest << '\n';
+  if (!f.image.platform.architecture.empty()) out << "  platform  " << f.image.platform.str() << '\n';
+  std::string distro = f.distro.pretty_name.empty() ? f.distro.id : f.distro.pretty_name;
+  out << "  distro    " << (distro.empty() ? "unknown" : distro) << '\n';
+  out << "  libc      " << to_string(f.libc.family) << (f.libc.version.empty() ? "" : " " + f.libc.version);
+  for (auto& s : f.libc.shims) out << " (+" << s << ")";
+  out << '\n';
+  uint64_t compressed = 0, uncompressed = 0;
+  for (auto& l : f.image.layers) compressed += l.compressed_size, uncompressed += l.uncompressed_size;
+  if (!f.image.layers.empty())
+    out << "  layers    " << f.image.layers.size() << " (" << human_size(compressed) << " compressed, "
+        << human_size(uncompressed) << " uncompressed)\n";
+  out << "  ELF files " << f.binaries.size() << '\n';
+  out << '\n';
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
+  Style st{o.color};
+  if (!o.quiet) write_header(out, r, st);
+  int counts[3] = {0, 0, 0};
+  for (const auto& f : r.findings) {
+    ++counts[static_cast<int>(f.severity)];
+    out << st.sev(f.severity) << to_string(f.severity) << st.reset() << " " << st.bold() << f.id << st.reset() << ": "
+        << f.message << '\n';
+    if (f.layer >= 0) {
+      out << st.dim() << "  layer " << f.layer;
+      if (!f.created_by.empty()) out << ": " << f.created_by;
+      out << st.reset() << '\n';
+    }
+    size_t shown = std::min(o.max_paths, f.paths.size());
+    for (size_t i = 0; i < shown; ++i) out << "    " << f.paths[i] << '\n';
+    if (f.paths.size() > shown) out << "    and " << f.paths.size() - shown << " more\n";
+    if (!f.advice.empty()) out << "  fix: " << f.advice << '\n';
+    out << '\n';
+  }
+  if (!o.quiet) {
+    for (auto& w : r.warnings) out << "note: " << w << '\n';
+    if (!r.warnings.empty()) out << '\n';
+    out << counts[2] << " error(s), " << counts[1] << " warning(s), " << counts[0] << " info\n";
+  }
+}
+
+}  // namespace imgaudit

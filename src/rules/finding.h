@@ -1,0 +1,28 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace imgaudit {
+
+enum class Severity { Info = 0, Warning = 1, Error = 2 };
+const char* to_string(Severity s);                     // "info", "warning", "error"
+std::optional<Severity> parse_severity(const std::string& s);
+
+// One problem, found in one or many files that one layer brought in.
+struct Finding {
+  std::string id;
+  Severity severity = Severity::Error;
+  std::vector<std::string> paths;  // "/usr/bin/app", sorted
+  int layer = -1;                  // -1 when the image has no layers (a rootfs folder)
+  std::string layer_digest;
+  std::string created_by;
+  std::string message;
+  std::string advice;
+};
+
+void to_json(nlohmann::json& j, const Finding& f);
+
+}  // namespace imgaudit

@@ -1,0 +1,72 @@
+#include "rules/finding_groups.h"
+
+#include <algorithm>
+
+#include "util/paths.h"
+
+namespace imgaudit {
+
+std::map<std::string, std::string> image_vars(const ImageFacts& f) {
+  std::map<std::string, std::string> v;
+  v["distro"] = f.distro.pretty_name.empty() ? (f.distro.id.empty() ? "unknown" : f.distro.id) : f.distro.pretty_name;
+  v["image_libc"] = to_string(f.libc.family);
+  v["platform"] = f.image.platform.architecture.empty() ? "unknown" : f.image.platform.str();
+  std::string base = "alpine";
+  if (f.distro.id == "alpine" && !f.distro.version_id.empty()) {
+    auto dot = f.distro.version_id.find('.', f.distro.version_id.find('.') + 1);
+    base = "alpine:" + f.distro.version_id.substr(0, dot);
+  } else if (!f.distro.id.empty()) {
+    base = f.distro.id + (f.distro.version_id.empty() ? "" : ":" + f.distro.version_id);
+  }
+  v["base_hint"] = base;
+  return v;
+}
+
+void FindingGroups::add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
+                        std::map<std::string, std::string> vars, std::vector<std::string> advice_keys) {
+  auto& g = groups_[{rule_id, layer, subject}];
+  if (g.paths.empty()) {
+    g.vars = std::move(vars);
+    g.advice_keys = std::move(advice_keys);
+  }
+  g.paths.push_back(display_path(path));
+}
+
+void FindingGroups::emit(std::vector<Finding>& out) const {
+  const auto& catalog = Catalog::builtin();
+  const auto common = image_vars(facts_);
+  for (auto& [key, g] : groups_) {
+    auto& [id, layer, subject] = key;
+    const Rule& rule = catalog.rule(id);
+    Finding f;
+    f.id = id;
+    f.severity = rule.severity;
+    f.paths = g.paths;
+    std::sort(f.paths.begin(), f.paths.end());
+    f.paths.erase(std::unique(f.paths.begin(), f.paths.end()), f.paths.end());
+    f.layer = layer;
+    if (layer >= 0 && layer < static_cast<int>(facts_.image.layers.size())) {
+      f.layer_digest = facts_.image.layers[layer].digest;
+      f.created_by = facts_.image.layers[layer].created_by;
+    }
+    auto vars = common;
+    for (auto& [k, v] : g.vars) vars[k] = v;
+    vars["count"] = std::to_string(f.paths.size());
+    vars["created_by"] = f.created_by;
+    f.message = fill_template(rule.message, vars);
+
+    std::vector<std::string> keys = g.advice_keys;
+    keys.push_back(facts_.distro.id);
+    keys.push_back("default");
+    for (auto& k : keys) {
+      auto it = rule.advice.find(k);
+      if (!k.empty() && it != rule.advice.end()) {
+        f.advice = fill_template(it->second, vars);
+        break;
+      }
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,40 @@
+#pragma once
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "facts/image_facts.h"
+#include "rules/catalog.h"
+#include "rules/finding.h"
+
+namespace imgaudit {
+
+// Collects the files of one problem into one finding per (rule, layer,
+// subject) and renders the catalog's message and advice templates.
+class FindingGroups {
+ public:
+  explicit FindingGroups(const ImageFacts& facts) : facts_(facts) {}
+
+  // `subject` separates problems of one rule within a layer (the missing
+  // interpreter, the set of missing libraries). `vars` fill the templates;
+  // `advice_keys` are tried in order before the distro id and "default".
+  void add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
+           std::map<std::string, std::string> vars, std::vector<std::string> advice_keys = {});
+
+  void emit(std::vector<Finding>& out) const;
+
+ private:
+  struct Group {
+    std::vector<std::string> paths;
+    std::map<std::string, std::string> vars;
+    std::vector<std::string> advice_keys;
+  };
+  const ImageFacts& facts_;
+  std::map<std::tuple<std::string, int, std::string>, Group> groups_;
+};
+
+// Template variables every rule may use: distro, image libc, platform, base_hint.
+std::map<std::string, std::string> image_vars(const ImageFacts& facts);
+
+}  // namespace imgaudit

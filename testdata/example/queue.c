@@ -1,0 +1,1 @@
+int queue_depth(void) { return 8; }
