@@ -48,6 +48,8 @@ class FsView {
 
  private:
   void erase_subtree(const std::string& dir, bool keep_dir);
+  std::string place(const std::string& path, int layer);
+  void set(const std::string& path, Node node);
   std::map<std::string, Node> nodes_;
 };
 

@@ -23,6 +23,10 @@ struct Entry {
   std::string link;  // symlink target as written, or the normalised hardlink target
 };
 
+// Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
+// cached facts of an older format are read again.
+inline constexpr int kLayerFactsFormatVersion = 1;
+
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.
 struct LayerFacts {
@@ -54,6 +58,8 @@ LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::stri
 // Reads a plain root filesystem folder as one layer (symlinks are not followed).
 LayerFacts read_root_dir(const std::string& dir);
 
+void to_json(nlohmann::json& j, const Entry& e);
+void from_json(const nlohmann::json& j, Entry& e);
 void to_json(nlohmann::json& j, const LayerFacts& l);
 void from_json(const nlohmann::json& j, LayerFacts& l);
 

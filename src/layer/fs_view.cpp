@@ -1,0 +1,187 @@
+#include "layer/fs_view.h"
+
+#include <deque>
+
+#include "util/paths.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr int kMaxSymlinks = 40;  // as Linux's MAXSYMLINKS
+
+Node dir_node(int layer) {
+  Node n;
+  n.type = EntryType::Dir;
+  n.mode = 0755;
+  n.layer = layer;
+  return n;
+}
+
+const Node& root_node() {
+  static const Node root = dir_node(0);
+  return root;
+}
+
+std::string child_path(const std::string& dir, std::string_view name) {
+  return dir.empty() ? std::string(name) : dir + "/" + std::string(name);
+}
+
+template <class Map, class T>
+const T* find_in(const Map& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+void FsView::erase_subtree(const std::string& dir, bool keep_dir) {
+  if (dir.empty()) {
+    nodes_.clear();
+    return;
+  }
+  if (!keep_dir) nodes_.erase(dir);
+  // Every key under "dir/" sorts in ["dir/", "dir0"): '0' follows '/'.
+  std::string lo = dir + "/", hi = dir + "0";
+  nodes_.erase(nodes_.lower_bound(lo), nodes_.lower_bound(hi));
+}
+
+// Makes every ancestor of `path` a directory (implied parents replace
+// non-directories), writing through symlinked parents as a runtime's
+// extraction does. Returns where `path` lands.
+std::string FsView::place(const std::string& path, int layer) {
+  std::string parent = parent_dir(path);
+  if (parent.empty()) return path;
+  if (auto real = resolve(parent)) {
+    const Node* n = find(*real);
+    if (n && n->type == EntryType::Dir) return child_path(*real, base_name(path));
+  }
+  size_t i = 0;
+  while ((i = path.find('/', i)) != std::string::npos) {
+    std::string dir = path.substr(0, i++);
+    auto it = nodes_.find(dir);
+    if (it != nodes_.end() && it->second.type == EntryType::Dir) continue;
+    erase_subtree(dir, false);
+    nodes_[dir] = dir_node(layer);
+  }
+  return path;
+}
+
+void FsView::set(const std::string& path, Node node) {
+  auto it = nodes_.find(path);
+  if (node.type == EntryType::Dir && it != nodes_.end() && it->second.type == EntryType::Dir) {
+    it->second = node;  // a directory over a directory merges
+    return;
+  }
+  erase_subtree(path, false);
+  nodes_[path] = node;
+}
+
+void FsView::apply(const LayerFacts& layer, int index) {
+  for (const auto& dir : layer.opaque_dirs) erase_subtree(dir, true);
+  for (const auto& path : layer.whiteouts) erase_subtree(path, false);
+  for (const auto& dir : layer.opaque_dirs) {
+    const Node* n = find(dir);
+    if (!n || n->type != EntryType::Dir) put(dir, dir_node(index));
+  }
+
+  for (const auto& e : layer.entries) {
+    Node node;
+    if (e.type == EntryType::Hardlink) {
+      auto target = resolve(e.link, false);
+      const Node* t = target ? find(*target) : nullptr;
+      if (!t || t->type == EntryType::Dir) continue;  // the runtime could not link it either
+      node = *t;
+    } else {
+      node.type = e.type;
+      node.mode = e.mode;
+      node.size = e.size;
+      node.link = e.link;
+      node.elf = find_in<decltype(layer.elves), ElfFacts>(layer.elves, e.path);
+      node.text = find_in<decltype(layer.texts), std::string>(layer.texts, e.path);
+    }
+    node.layer = index;
+    set(place(e.path, index), node);
+  }
+}
+
+void FsView::put(const std::string& path, Node node) {
+  if (path.empty()) return;
+  set(place(path, node.layer), node);
+}
+
+const Node* FsView::find(const std::string& path) const {
+  if (path.empty()) return &root_node();
+  auto it = nodes_.find(path);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+std::optional<std::string> FsView::resolve(const std::string& path, bool follow_last) const {
+  std::deque<std::string> todo;
+  auto push_front = [&todo](std::string_view p) {
+    std::deque<std::string> parts;
+    size_t i = 0;
+    while (i <= p.size()) {
+      size_t j = p.find('/', i);
+      if (j == std::string_view::npos) j = p.size();
+      if (j > i) parts.emplace_back(p.substr(i, j - i));
+      i = j + 1;
+    }
+    todo.insert(todo.begin(), parts.begin(), parts.end());
+  };
+  push_front(path);
+
+  std::string cur;
+  int links = 0;
+  while (!todo.empty()) {
+    std::string c = std::move(todo.front());
+    todo.pop_front();
+    if (c == ".") continue;
+    if (c == "..") {
+      cur = parent_dir(cur);
+      continue;
+    }
+    const Node* dir = find(cur);
+    if (!dir || dir->type != EntryType::Dir) return std::nullopt;
+    std::string next = child_path(cur, c);
+    const Node* n = find(next);
+    if (!n) return std::nullopt;
+    if (n->type == EntryType::Symlink && (follow_last || !todo.empty())) {
+      if (++links > kMaxSymlinks) return std::nullopt;
+      if (!n->link.empty() && n->link[0] == '/') cur.clear();
+      push_front(n->link);
+      continue;
+    }
+    cur = std::move(next);
+  }
+  return cur;
+}
+
+const Node* FsView::lookup(const std::string& path) const {
+  auto real = resolve(path);
+  return real ? find(*real) : nullptr;
+}
+
+std::vector<std::string> FsView::list_dir(const std::string& dir) const {
+  std::vector<std::string> names;
+  auto real = resolve(dir);
+  if (!real) return names;
+  const Node* n = find(*real);
+  if (!n || n->type != EntryType::Dir) return names;
+  std::string prefix = real->empty() ? std::string() : *real + "/";
+  auto it = nodes_.lower_bound(prefix);
+  while (it != nodes_.end() && it->first.compare(0, prefix.size(), prefix) == 0) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    size_t slash = rest.find('/');
+    if (slash == std::string_view::npos) {
+      if (!rest.empty()) names.emplace_back(rest);
+      ++it;
+    } else {
+      // A grandchild: skip the rest of that child's subtree, ["name/", "name0").
+      it = nodes_.lower_bound(prefix + std::string(rest.substr(0, slash)) + "0");
+    }
+  }
+  return names;
+}
+
+}  // namespace imgaudit

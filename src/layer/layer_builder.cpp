@@ -1,0 +1,127 @@
+#include "layer/layer_builder.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "util/error.h"
+#include "util/paths.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr uint64_t kMaxElfSize = uint64_t(1) << 30;
+constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
+constexpr std::string_view kWhiteoutPrefix = ".wh.";
+constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
+
+[[noreturn]] void throw_archive_error(archive* a, const std::string& what) {
+  const char* reason = archive_error_string(a);
+  throw InputError(what + ": " + (reason ? reason : "unreadable data"));
+}
+
+// Appends up to `limit` more bytes of the current entry to `out`; returns false at the end.
+bool read_more(archive* a, std::string& out, size_t limit, const std::string& path) {
+  size_t old = out.size();
+  out.resize(old + limit);
+  la_ssize_t n = archive_read_data(a, out.data() + old, limit);
+  if (n < 0) throw_archive_error(a, "cannot read " + path);
+  out.resize(old + size_t(n));
+  return n > 0;
+}
+
+EntryType classify(archive_entry* e, const char* hardlink) {
+  if (hardlink) return EntryType::Hardlink;
+  switch (archive_entry_filetype(e)) {
+    case AE_IFREG: return EntryType::File;
+    case AE_IFDIR: return EntryType::Dir;
+    case AE_IFLNK: return EntryType::Symlink;
+    default: return EntryType::Other;
+  }
+}
+
+}  // namespace
+
+void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, const char* hardlink) {
+  auto path = normalize_entry_path(name);
+  if (!path) {
+    out_.warnings.push_back("skipped entry '" + name + "': it escapes the image root");
+    return;
+  }
+  if (path->empty()) return;  // the root itself
+
+  std::string base = base_name(*path);
+  if (base.compare(0, kWhiteoutPrefix.size(), kWhiteoutPrefix) == 0) {
+    std::string dir = parent_dir(*path);
+    if (base == kOpaqueMarker) {
+      out_.opaque_dirs.push_back(dir);
+      return;
+    }
+    std::string hidden = base.substr(kWhiteoutPrefix.size());
+    if (hidden.empty() || hidden == "." || hidden == "..") {
+      out_.warnings.push_back("skipped whiteout '" + name + "': it names no file");
+      return;
+    }
+    out_.whiteouts.push_back(dir.empty() ? hidden : dir + "/" + hidden);
+    return;
+  }
+
+  Entry entry;
+  entry.path = *path;
+  entry.type = classify(e, hardlink);
+  entry.mode = archive_entry_perm(e);
+  entry.uid = uint64_t(archive_entry_uid(e));
+  entry.gid = uint64_t(archive_entry_gid(e));
+  entry.size = archive_entry_size_is_set(e) ? uint64_t(archive_entry_size(e)) : 0;
+  if (entry.type == EntryType::Hardlink) {
+    auto target = normalize_entry_path(hardlink);
+    if (!target || target->empty()) {
+      out_.warnings.push_back("skipped hard link '" + name + "' to '" + hardlink + "': it escapes the image root");
+      return;
+    }
+    entry.link = *target;
+  } else if (entry.type == EntryType::Symlink) {
+    const char* target = archive_entry_symlink(e);
+    entry.link = target ? target : "";
+  }
+  // A later entry of the same path replaces what an earlier one left.
+  out_.elves.erase(entry.path);
+  out_.elf_errors.erase(entry.path);
+  out_.texts.erase(entry.path);
+  if (entry.type == EntryType::File) read_content(a, entry.path, entry.size);
+  out_.entries.push_back(std::move(entry));
+}
+
+void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {
+  std::string bytes;
+  read_more(a, bytes, 4, path);
+  bool elf = looks_like_elf(bytes);
+  bool text = !elf && is_text_worth_reading(path);
+  if (!elf && !text) return;  // the caller's next header skips the rest without buffering
+
+  uint64_t cap = elf ? kMaxElfSize : kMaxTextSize;
+  if (size > cap) {
+    out_.warnings.push_back("skipped content of " + display_path(path) + ": " + std::to_string(size) +
+                            " bytes is over the limit of " + std::to_string(cap));
+    return;
+  }
+  bytes.reserve(size_t(size) + 1);
+  while (read_more(a, bytes, 1 << 16, path)) {
+    if (bytes.size() > cap) {
+      out_.warnings.push_back("skipped content of " + display_path(path) + ": over the limit of " +
+                              std::to_string(cap) + " bytes");
+      return;
+    }
+  }
+  if (text) {
+    out_.texts[path] = std::move(bytes);
+    return;
+  }
+  ElfResult r = inspect_elf(bytes);
+  if (r.facts)
+    out_.elves[path] = std::move(*r.facts);
+  else
+    out_.elf_errors[path] = r.error ? r.error->message : "unreadable ELF file";
+}
+
+}  // namespace imgaudit

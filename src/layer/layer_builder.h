@@ -1,0 +1,28 @@
+#pragma once
+#include <string>
+
+#include "layer/layer_facts.h"
+
+struct archive;
+struct archive_entry;
+
+namespace imgaudit {
+
+// The per-entry logic shared by tar layers and root folders: classifies an
+// entry, records whiteouts, and reads the content of ELF files and of the
+// texts worth reading straight from the archive (other content is skipped).
+class LayerBuilder {
+ public:
+  explicit LayerBuilder(LayerFacts& out) : out_(out) {}
+
+  // `name` is the entry's path relative to the root as written; `hardlink`
+  // the hard link target likewise, or nullptr. Throws InputError with
+  // libarchive's reason when the content cannot be read.
+  void add(archive* a, archive_entry* e, const std::string& name, const char* hardlink);
+
+ private:
+  void read_content(archive* a, const std::string& path, uint64_t size);
+  LayerFacts& out_;
+};
+
+}  // namespace imgaudit

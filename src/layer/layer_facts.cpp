@@ -1,0 +1,109 @@
+#include "layer/layer_facts.h"
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+
+namespace imgaudit {
+
+namespace {
+
+bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+bool ends_with(const std::string& s, std::string_view p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+// "dir/NAME" with NAME a single component.
+bool is_child_of(const std::string& path, std::string_view dir) {
+  return path.size() > dir.size() + 1 && starts_with(path, dir) && path[dir.size()] == '/' &&
+         path.find('/', dir.size() + 1) == std::string::npos;
+}
+
+EntryType entry_type_from_string(const std::string& s) {
+  for (auto t : {EntryType::File, EntryType::Dir, EntryType::Symlink, EntryType::Hardlink, EntryType::Other})
+    if (s == to_string(t)) return t;
+  throw InputError("layer facts: unknown entry type '" + s + "'");
+}
+
+}  // namespace
+
+const char* to_string(EntryType t) {
+  switch (t) {
+    case EntryType::File: return "file";
+    case EntryType::Dir: return "dir";
+    case EntryType::Symlink: return "symlink";
+    case EntryType::Hardlink: return "hardlink";
+    case EntryType::Other: return "other";
+  }
+  return "other";
+}
+
+bool is_text_worth_reading(const std::string& path) {
+  static const char* const exact[] = {
+      "etc/os-release",       "usr/lib/os-release",    "etc/alpine-release", "etc/debian_version",
+      "lib/apk/db/installed", "usr/lib/apk/db/installed", "var/lib/dpkg/status", "etc/ld.so.conf",
+      "etc/passwd",           "etc/group",
+  };
+  for (const char* e : exact)
+    if (path == e) return true;
+  if (is_child_of(path, "var/lib/dpkg/status.d")) return !ends_with(path, ".md5sums");
+  if (is_child_of(path, "etc/ld.so.conf.d")) return ends_with(path, ".conf");
+  if (is_child_of(path, "etc")) return starts_with(path, "etc/ld-musl-") && ends_with(path, ".path");
+  if (ends_with(path, "/WHEEL") || ends_with(path, "/METADATA")) {
+    std::string dir = path.substr(0, path.rfind('/'));
+    return ends_with(dir, ".dist-info");
+  }
+  return false;
+}
+
+void to_json(nlohmann::json& j, const Entry& e) {
+  j = {{"path", e.path}, {"type", to_string(e.type)}, {"mode", e.mode}, {"uid", e.uid},
+       {"gid", e.gid},   {"size", e.size},            {"link", e.link}};
+}
+
+void from_json(const nlohmann::json& j, Entry& e) {
+  j.at("path").get_to(e.path);
+  e.type = entry_type_from_string(j.at("type").get<std::string>());
+  j.at("mode").get_to(e.mode);
+  j.at("uid").get_to(e.uid);
+  j.at("gid").get_to(e.gid);
+  j.at("size").get_to(e.size);
+  j.at("link").get_to(e.link);
+}
+
+void to_json(nlohmann::json& j, const LayerFacts& l) {
+  j = {{"format_version", kLayerFactsFormatVersion},
+       {"digest", l.digest},
+       {"diff_id", l.diff_id},
+       {"media_type", l.media_type},
+       {"compressed_size", l.compressed_size},
+       {"uncompressed_size", l.uncompressed_size},
+       {"entries", l.entries},
+       {"whiteouts", l.whiteouts},
+       {"opaque_dirs", l.opaque_dirs},
+       {"elves", l.elves},
+       {"elf_errors", l.elf_errors},
+       {"texts", l.texts},
+       {"warnings", l.warnings}};
+}
+
+void from_json(const nlohmann::json& j, LayerFacts& l) {
+  int version = j.value("format_version", 0);
+  if (version != kLayerFactsFormatVersion)
+    throw InputError("layer facts: format version " + std::to_string(version) + ", expected " +
+                     std::to_string(kLayerFactsFormatVersion));
+  j.at("digest").get_to(l.digest);
+  j.at("diff_id").get_to(l.diff_id);
+  j.at("media_type").get_to(l.media_type);
+  j.at("compressed_size").get_to(l.compressed_size);
+  j.at("uncompressed_size").get_to(l.uncompressed_size);
+  j.at("entries").get_to(l.entries);
+  j.at("whiteouts").get_to(l.whiteouts);
+  j.at("opaque_dirs").get_to(l.opaque_dirs);
+  j.at("elves").get_to(l.elves);
+  j.at("elf_errors").get_to(l.elf_errors);
+  j.at("texts").get_to(l.texts);
+  j.at("warnings").get_to(l.warnings);
+}
+
+}  // namespace imgaudit

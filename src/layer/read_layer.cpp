@@ -1,0 +1,156 @@
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+#include "layer/layer_builder.h"
+#include "layer/layer_facts.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+namespace imgaudit {
+
+namespace {
+
+using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
+
+// The blob as stored, hashed and counted on its way into the decompressor.
+struct StoredSide {
+  explicit StoredSide(ByteStream& b) : blob(&b) {}
+  ByteStream* blob;
+  Sha256 hash;
+  uint64_t count = 0;
+  std::vector<char> buf = std::vector<char>(1 << 16);
+
+  size_t pull() {
+    size_t n = blob->read(buf.data(), buf.size());
+    hash.update(buf.data(), n);
+    count += n;
+    return n;
+  }
+};
+
+// The decompressed tar, hashed (diff_id) and counted on its way into the tar parser.
+struct TarSide {
+  explicit TarSide(archive* r) : raw(r) {}
+  archive* raw;
+  Sha256 hash;
+  uint64_t count = 0;
+
+  // Next block of decompressed bytes; 0 at the end, -1 on error (in raw's error string).
+  la_ssize_t pull(const void** out) {
+    size_t size = 0;
+    la_int64_t offset = 0;
+    int r = archive_read_data_block(raw, out, &size, &offset);
+    if (r == ARCHIVE_EOF) return 0;
+    if (r < ARCHIVE_WARN) return -1;
+    hash.update(*out, size);
+    count += size;
+    return la_ssize_t(size);
+  }
+};
+
+la_ssize_t read_stored(archive* a, void* ctx, const void** out) {
+  auto* s = static_cast<StoredSide*>(ctx);
+  try {
+    *out = s->buf.data();
+    return la_ssize_t(s->pull());
+  } catch (const std::exception& e) {
+    archive_set_error(a, EIO, "%s", e.what());
+    return -1;
+  }
+}
+
+la_ssize_t read_tar(archive* a, void* ctx, const void** out) {
+  auto* t = static_cast<TarSide*>(ctx);
+  la_ssize_t n = t->pull(out);
+  if (n < 0) {
+    const char* reason = archive_error_string(t->raw);
+    archive_set_error(a, archive_errno(t->raw), "%s", reason ? reason : "cannot decompress");
+  }
+  return n;
+}
+
+ArchivePtr new_reader() {
+  ArchivePtr a(archive_read_new(), archive_read_free);
+  if (!a) throw std::bad_alloc();
+  return a;
+}
+
+[[noreturn]] void fail(archive* a) {
+  const char* reason = archive_error_string(a);
+  throw InputError(reason ? reason : "unreadable data");
+}
+
+// Reads and hashes the whole blob; errors carry libarchive's reason only.
+LayerFacts read_verbatim(ByteStream& blob) {
+  StoredSide stored(blob);
+
+  // Whatever the media type claims, the content decides the decompressor.
+  // Only built-in decoders: none that would run an external program.
+  ArchivePtr raw = new_reader();
+  archive_read_support_filter_gzip(raw.get());
+  archive_read_support_filter_zstd(raw.get());
+  archive_read_support_filter_xz(raw.get());
+  archive_read_support_filter_lzma(raw.get());
+  archive_read_support_filter_bzip2(raw.get());
+  archive_read_support_filter_lz4(raw.get());
+  archive_read_support_format_raw(raw.get());
+  if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get());
+  archive_entry* e = nullptr;
+  int r = archive_read_next_header(raw.get(), &e);
+  if (r < ARCHIVE_WARN) fail(raw.get());
+
+  LayerFacts facts;
+  TarSide tar_side(raw.get());
+  if (r != ARCHIVE_EOF) {
+    ArchivePtr tar = new_reader();
+    archive_read_support_format_tar(tar.get());
+    if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get());
+    LayerBuilder builder(facts);
+    while ((r = archive_read_next_header(tar.get(), &e)) != ARCHIVE_EOF) {
+      if (r < ARCHIVE_WARN) fail(tar.get());
+      const char* path = archive_entry_pathname(e);
+      builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
+    }
+    // The tar end marker comes before the stream ends: the digests cover every byte.
+    const void* block;
+    la_ssize_t n;
+    while ((n = tar_side.pull(&block)) > 0) {
+    }
+    if (n < 0) fail(raw.get());
+  }
+  while (stored.pull() > 0) {
+  }
+
+  facts.digest = stored.hash.digest();
+  facts.diff_id = tar_side.hash.digest();
+  facts.compressed_size = stored.count;
+  facts.uncompressed_size = tar_side.count;
+  return facts;
+}
+
+}  // namespace
+
+LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id) {
+  std::string name = "layer " + (layer.digest.empty() ? std::string("(no digest)") : layer.digest);
+  LayerFacts facts;
+  try {
+    facts = read_verbatim(blob);
+  } catch (const InputError& err) {
+    throw InputError(name + ": " + err.what());
+  }
+  facts.media_type = layer.media_type;
+  if (layer.size >= 0 && uint64_t(layer.size) != facts.compressed_size)
+    throw InputError(name + ": blob is " + std::to_string(facts.compressed_size) + " bytes, its descriptor says " +
+                     std::to_string(layer.size));
+  if (!layer.digest.empty() && facts.digest != layer.digest)
+    throw InputError(name + ": digest mismatch (got " + facts.digest + ")");
+  if (!expected_diff_id.empty() && facts.diff_id != expected_diff_id)
+    throw InputError(name + ": diff_id mismatch (expected " + expected_diff_id + ", got " + facts.diff_id + ")");
+  return facts;
+}
+
+}  // namespace imgaudit

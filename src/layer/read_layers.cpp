@@ -1,0 +1,77 @@
+#include "layer/read_layers.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "util/error.h"
+
+namespace imgaudit {
+
+namespace {
+
+std::vector<std::string> expected_diff_ids(const ImageSource& src, size_t layer_count) {
+  std::vector<std::string> ids;
+  const nlohmann::json& config = src.config();
+  if (!config.is_object()) return ids;
+  auto rootfs = config.find("rootfs");
+  if (rootfs == config.end() || !rootfs->is_object()) return ids;
+  auto list = rootfs->find("diff_ids");
+  if (list == rootfs->end() || !list->is_array() || list->empty()) return ids;
+  for (const auto& id : *list) {
+    if (!id.is_string()) throw InputError(src.describe() + ": config rootfs.diff_ids holds a non-string");
+    ids.push_back(id.get<std::string>());
+  }
+  if (ids.size() != layer_count)
+    throw InputError(src.describe() + ": config lists " + std::to_string(ids.size()) + " diff_ids for " +
+                     std::to_string(layer_count) + " layers");
+  return ids;
+}
+
+}  // namespace
+
+std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers) {
+  if (auto dir = src.root_dir()) return {read_root_dir(*dir)};
+
+  std::vector<Descriptor> layers = src.layers();
+  std::vector<std::string> diff_ids = expected_diff_ids(src, layers.size());
+  std::vector<LayerFacts> out(layers.size());
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = unsigned(std::min<size_t>(workers, layers.size()));
+
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::exception_ptr first_error;
+  auto work = [&] {
+    for (size_t i; !failed && (i = next++) < layers.size();) {
+      try {
+        auto blob = src.open_blob(layers[i]);
+        out[i] = read_layer(*blob, layers[i], diff_ids.empty() ? std::string() : diff_ids[i]);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!first_error) first_error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+
+  if (first_error) {
+    try {
+      std::rethrow_exception(first_error);
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw InputError(src.describe() + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace imgaudit
