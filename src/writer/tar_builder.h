@@ -1,0 +1,42 @@
+#pragma once
+#include <archive.h>
+
+#include <cstdint>
+#include <string>
+
+#include "writer/image_writer.h"
+
+namespace imgaudit {
+
+// Writes a tar stream (pax restricted, root-owned, fixed mtimes) into memory
+// or a file, through libarchive's filters.
+class TarBuilder {
+ public:
+  // Into memory; see bytes().
+  explicit TarBuilder(Compression c);
+  // Into the file at `path`.
+  TarBuilder(Compression c, const std::string& path);
+  ~TarBuilder();
+  TarBuilder(const TarBuilder&) = delete;
+  TarBuilder& operator=(const TarBuilder&) = delete;
+
+  void add_file(const std::string& path, const std::string& content, uint32_t mode = 0644);
+  void add_dir(const std::string& path, uint32_t mode = 0755);
+  void add_symlink(const std::string& path, const std::string& target);
+  void add_hardlink(const std::string& path, const std::string& target);
+  void add(const TarEntrySpec& e);
+  // Flushes the end-of-archive blocks and the compressor.
+  void finish();
+  // The stream written in memory (valid after finish()).
+  const std::string& bytes() const { return out_; }
+
+ private:
+  void setup(Compression c);
+  void write_header(struct archive_entry* e, const std::string& content);
+
+  struct archive* a_;
+  std::string out_;
+  bool finished_ = false;
+};
+
+}  // namespace imgaudit
