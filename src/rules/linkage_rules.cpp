@@ -75,7 +75,9 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
       }
     }
 
-    if (image_libc == LibcKind::Glibc && !facts.libc.version.empty() && !e.glibc_required.empty() &&
+    // glibc's own objects require each other's versions: they ship together.
+    const bool part_of_glibc = !e.glibc_release.empty() || e.soname.rfind("ld-linux", 0) == 0;
+    if (image_libc == LibcKind::Glibc && !part_of_glibc && !facts.libc.version.empty() && !e.glibc_required.empty() &&
         version_newer(e.glibc_required, facts.libc.version)) {
       auto needed = e.glibc_required.substr(e.glibc_required.find('_') + 1);
       groups.add("glibc-too-old", layer, e.glibc_required, b.path,

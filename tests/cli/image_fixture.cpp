@@ -1,0 +1,79 @@
+#include "image_fixture.h"
+
+#include <gtest/gtest.h>
+
+namespace imgaudit::test {
+
+CliResult run_imgaudit(const std::string& args) {
+  TempDir tmp;
+  CliResult r;
+  r.status = run(imgaudit_binary() + " " + args + " 2>'" + tmp / "stderr" + "'", &r.out);
+  r.err = read_file(tmp / "stderr");
+  return r;
+}
+
+LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by, Compression c) {
+  LayerBlob l;
+  l.bytes = make_layer_blob(entries, c);
+  l.compression = c;
+  l.created_by = created_by;
+  return l;
+}
+
+TarEntrySpec file(const std::string& path, const std::string& content, uint32_t mode) {
+  TarEntrySpec e;
+  e.kind = TarEntrySpec::File;
+  e.path = path;
+  e.content = content;
+  e.mode = mode;
+  return e;
+}
+
+TarEntrySpec symlink(const std::string& path, const std::string& target) {
+  TarEntrySpec e;
+  e.kind = TarEntrySpec::Symlink;
+  e.path = path;
+  e.link = target;
+  e.mode = 0777;
+  return e;
+}
+
+TarEntrySpec dir(const std::string& path) {
+  TarEntrySpec e;
+  e.kind = TarEntrySpec::Dir;
+  e.path = path;
+  e.mode = 0755;
+  return e;
+}
+
+LayerBlob alpine_base(const std::string& arch) {
+  LayerBlob l;
+  auto path = alpine_minirootfs(arch);
+  if (!path.empty()) l.bytes = read_file(path);
+  l.compression = Compression::Gzip;
+  l.created_by = "/bin/sh -c #(nop) ADD file:alpine-minirootfs-3.20.3-" + arch + ".tar.gz in / ";
+  return l;
+}
+
+std::string compiled(const TempDir& tmp, const std::string& compiler, const std::string& source,
+                     const std::string& flags) {
+  static int n = 0;
+  std::string out = tmp / ("prog" + std::to_string(++n));
+  if (!compile_c(compiler, source, out, flags)) return "";
+  return read_file(out);
+}
+
+std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id) {
+  std::vector<nlohmann::json> out;
+  for (auto& f : report.at("findings"))
+    if (f.at("id") == id) out.push_back(f);
+  return out;
+}
+
+const nlohmann::json* binary(const nlohmann::json& report, const std::string& path) {
+  for (auto& b : report.at("binaries"))
+    if (b.at("path") == path) return &b;
+  return nullptr;
+}
+
+}  // namespace imgaudit::test

@@ -1,0 +1,154 @@
+// The four input formats give the same audit; bad input gives one clear line and exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "image_fixture.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+ImageSpec two_layer_image(const TempDir& tmp) {
+  ImageSpec spec;
+  spec.layers.push_back(layer({file("lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so")),
+                               file("etc/os-release", "ID=example\nVERSION_ID=1\n", 0644)},
+                              "ADD base.tar /", Compression::Zstd));
+  spec.layers.push_back(layer({file("usr/bin/hello", compiled(tmp, "gcc", kHelloC)),
+                               file("usr/bin/mhello", compiled(tmp, "musl-gcc", kHelloC))},
+                              "COPY bin /usr/bin/", Compression::None));
+  spec.env = {"PATH=/usr/bin"};
+  return spec;
+}
+
+// The parts of a report that must not depend on the transport.
+nlohmann::json essence(const nlohmann::json& j) {
+  nlohmann::json binaries = nlohmann::json::array();
+  for (auto& b : j["binaries"]) binaries.push_back({b["path"], b["linkage"], b["interpreter_present"], b["libc"]});
+  nlohmann::json ids = nlohmann::json::array();
+  for (auto& f : j["findings"]) ids.push_back({f["id"], f["paths"], f["layer"]["index"]});
+  return {{"binaries", binaries}, {"findings", ids}, {"libc", j["libc"]["family"]}, {"env", j["image"]["env"]}};
+}
+
+void expect_one_line_error(const CliResult& r, const std::string& fragment) {
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+  EXPECT_EQ(r.err.rfind("imgaudit: ", 0), 0u) << r.err;
+}
+
+}  // namespace
+
+TEST(Inputs, FourFormatsGiveTheSameAudit) {
+  TempDir tmp;
+  ImageSpec spec = two_layer_image(tmp);
+  write_oci_layout(spec, tmp / "layout");
+  write_docker_archive(spec, tmp / "legacy.tar", true);
+  write_docker_archive(spec, tmp / "docker.tar", false);
+  write_oci_archive(spec, tmp / "oci.tar");
+
+  auto base = run_imgaudit("--format json oci:" + tmp / "layout");
+  ASSERT_EQ(base.status, 1) << base.err;
+  auto want = essence(base.json());
+  EXPECT_EQ(want["findings"].size(), 2u) << want.dump();  // glibc hello: interpreter-missing, libc-mismatch
+
+  for (std::string input : {tmp / "layout", "docker-archive:" + tmp / "legacy.tar", tmp / "legacy.tar",
+                            "docker-archive:" + tmp / "docker.tar", tmp / "docker.tar", "oci-archive:" + tmp / "oci.tar",
+                            tmp / "oci.tar"}) {
+    auto r = run_imgaudit("--format json '" + input + "'");
+    ASSERT_EQ(r.status, 1) << input << ": " << r.err;
+    EXPECT_EQ(essence(r.json()), want) << input;
+  }
+}
+
+TEST(Inputs, RootfsFolder) {
+  TempDir tmp;
+  write_file(tmp / "root/lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so"), 0755);
+  ASSERT_TRUE(compile_c("gcc", kHelloC, tmp / "root/usr/bin/hello"));
+  auto r = run_imgaudit("--format json rootfs:" + tmp / "root");
+  ASSERT_EQ(r.status, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["libc"]["family"], "musl");
+  auto missing = findings(j, "interpreter-missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0]["layer"], nullptr);
+  // Detected as a rootfs without the prefix too.
+  EXPECT_EQ(run_imgaudit("--format json " + tmp / "root").status, 1);
+}
+
+TEST(Inputs, TextReportAndOutputFile) {
+  TempDir tmp;
+  write_oci_layout(two_layer_image(tmp), tmp / "layout");
+  auto r = run_imgaudit("-o " + tmp / "report.txt " + tmp / "layout");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  auto text = read_file(tmp / "report.txt");
+  EXPECT_NE(text.find("error interpreter-missing:"), std::string::npos) << text;
+  EXPECT_NE(text.find("layer 1: COPY bin /usr/bin/"), std::string::npos) << text;
+  EXPECT_NE(text.find("/usr/bin/hello"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 error(s), 0 warning(s)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\033["), std::string::npos) << "no colour into a file";
+
+  auto quiet = run_imgaudit("-q --fail-on never " + tmp / "layout");
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.out.find("ELF files"), std::string::npos);
+  EXPECT_NE(quiet.out.find("interpreter-missing"), std::string::npos);
+}
+
+TEST(Inputs, BadInputsAreOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = two_layer_image(tmp);
+  write_oci_layout(spec, tmp / "good");
+
+  expect_one_line_error(run_imgaudit("--no-such-flag " + tmp / "good"), "--no-such-flag");
+  expect_one_line_error(run_imgaudit(""), "IMAGE");
+  expect_one_line_error(run_imgaudit("--format xml " + tmp / "good"), "xml");
+  expect_one_line_error(run_imgaudit(tmp / "does-not-exist.tar"), "does-not-exist.tar");
+  expect_one_line_error(run_imgaudit("library/python:3.12-alpine"), "not supported yet");
+
+  write_file(tmp / "notimage.tar", "this is not a tar file at all");
+  expect_one_line_error(run_imgaudit(tmp / "notimage.tar"), "notimage.tar");
+
+  // A malformed index.json.
+  std::filesystem::copy(tmp / "good", tmp / "badindex", std::filesystem::copy_options::recursive);
+  write_file(tmp / "badindex/index.json", "{\"manifests\": [");
+  expect_one_line_error(run_imgaudit("oci:" + tmp / "badindex"), "index.json");
+
+  // A missing blob, a wrong digest and a truncated gzip, on the gzip layer of a fresh image.
+  ImageSpec gz = spec;
+  gz.layers[1].bytes = make_layer_blob({file("usr/bin/x", "#!/bin/sh\n")}, Compression::Gzip);
+  gz.layers[1].compression = Compression::Gzip;
+  write_oci_layout(gz, tmp / "gz");
+  std::string blobs = tmp / "gz/blobs/sha256";
+  std::string layer_blob;
+  for (auto& e : std::filesystem::directory_iterator(blobs))
+    if (read_file(e.path()) == gz.layers[1].bytes) layer_blob = e.path();
+  ASSERT_FALSE(layer_blob.empty());
+  std::string hex = std::filesystem::path(layer_blob).filename();
+
+  std::filesystem::copy(tmp / "gz", tmp / "missing", std::filesystem::copy_options::recursive);
+  std::filesystem::remove(tmp / "missing/blobs/sha256" / hex);
+  expect_one_line_error(run_imgaudit("oci:" + tmp / "missing"), hex.substr(0, 12));
+
+  std::filesystem::copy(tmp / "gz", tmp / "tampered", std::filesystem::copy_options::recursive);
+  auto tampered = make_layer_blob({file("usr/bin/x", "#!/bin/sh\necho evil\n")}, Compression::Gzip);
+  write_file(tmp / "tampered/blobs/sha256" / hex, tampered);
+  expect_one_line_error(run_imgaudit("oci:" + tmp / "tampered"), "digest");
+
+  std::filesystem::copy(tmp / "gz", tmp / "truncated", std::filesystem::copy_options::recursive);
+  write_file(tmp / "truncated/blobs/sha256" / hex, gz.layers[1].bytes.substr(0, gz.layers[1].bytes.size() / 2));
+  auto r = run_imgaudit("oci:" + tmp / "truncated");
+  expect_one_line_error(r, "sha256:" + hex.substr(0, 12));
+}
+
+TEST(Inputs, HelpAndVersion) {
+  auto v = run_imgaudit("--version");
+  EXPECT_EQ(v.status, 0);
+  EXPECT_EQ(v.out.rfind("imgaudit ", 0), 0u) << v.out;
+  auto h = run_imgaudit("--help");
+  EXPECT_EQ(h.status, 0);
+  EXPECT_NE(h.out.find("--platform"), std::string::npos);
+  EXPECT_NE(h.out.find("--format"), std::string::npos);
+}
