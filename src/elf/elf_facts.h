@@ -44,6 +44,8 @@ struct ElfFacts {
   bool rust = false;                 // built by rustc (std thread stacks are 2 MiB)
   std::string glibc_release;         // for glibc's own libc.so.6 / loader: "2.36"
   bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
+  bool go_tzdata = false;            // Go binary embedding the time/tzdata package
+  bool uses_tls = false;             // links libssl/libgnutls/..., or Go with crypto/tls
 };
 
 // Inspects the bytes of a whole ELF file. Every offset and count is bounded by
@@ -67,6 +69,9 @@ inline bool looks_like_elf(std::string_view head) {
 // Maps an image platform architecture ("amd64", "arm64", "arm", "386", ...)
 // to the ELF machine name above; "" when unknown.
 std::string elf_machine_for_platform(std::string_view architecture);
+
+// The machine name of an ELF header's e_machine ("x86_64", ..., "em-<n>").
+std::string elf_machine_name(uint16_t e_machine, int elf_class, bool little_endian);
 
 void to_json(nlohmann::json& j, const ElfFacts& f);
 void from_json(const nlohmann::json& j, ElfFacts& f);

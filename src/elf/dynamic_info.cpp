@@ -1,0 +1,210 @@
+#include "elf/dynamic_info.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+namespace imgaudit {
+namespace {
+
+// A string table; every lookup is bounded by it.
+struct StringTable {
+  std::string_view bytes;
+  const char* what;
+
+  std::string_view at(uint64_t offset) const {
+    if (offset >= bytes.size()) elf_fail(std::string(what) + " offset out of range");
+    std::string_view rest = bytes.substr(offset);
+    const void* end = std::memchr(rest.data(), '\0', rest.size());
+    if (!end) elf_fail(std::string("unterminated string in ") + what);
+    return rest.substr(0, static_cast<const char*>(end) - rest.data());
+  }
+};
+
+std::vector<std::string> split_path_list(std::string_view list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t colon = list.find(':', start);
+    out.emplace_back(list.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return out;
+}
+
+// The 32-bit words at `part` in host order (fewer when `part` is shorter than `count` words).
+const uint32_t* words(const ElfFile& file, std::string_view part, uint64_t count, const char* what) {
+  if (part.size() / 4 < count) elf_fail(std::string(what) + " past end of its segment");
+  return static_cast<const uint32_t*>(file.typed(part.substr(0, count * 4), ELF_T_WORD, what)->d_buf);
+}
+
+uint64_t symbols_from_hash(const ElfFile& file, uint64_t vaddr) {
+  std::string_view part = file.at_vaddr(vaddr, "DT_HASH table");
+  const GElf_Ehdr& eh = file.header();
+  // Alpha and 64-bit s390 use 8-byte hash entries.
+  if (file.is_64() && (eh.e_machine == EM_S390 || eh.e_machine == EM_ALPHA)) {
+    if (part.size() < 16) elf_fail("DT_HASH table past end of its segment");
+    return static_cast<const uint64_t*>(file.typed(part.substr(0, 16), ELF_T_XWORD, "DT_HASH table")->d_buf)[1];
+  }
+  return words(file, part, 2, "DT_HASH table")[1];
+}
+
+// The number of dynamic symbols is one past the last symbol any GNU hash chain reaches.
+uint64_t symbols_from_gnu_hash(const ElfFile& file, uint64_t vaddr) {
+  std::string_view part = file.at_vaddr(vaddr, "DT_GNU_HASH table");
+  const uint32_t* head = words(file, part, 4, "DT_GNU_HASH table");
+  uint32_t nbuckets = head[0], symoffset = head[1], bloom_size = head[2];
+  uint64_t bloom_bytes = uint64_t(bloom_size) * (file.is_64() ? 8 : 4);
+  if (bloom_bytes > part.size() - 16) elf_fail("DT_GNU_HASH table past end of its segment");
+  part.remove_prefix(16 + bloom_bytes);
+  const uint32_t* buckets = words(file, part, nbuckets, "DT_GNU_HASH buckets");
+  uint32_t last = 0;
+  for (uint32_t i = 0; i < nbuckets; ++i) last = std::max(last, buckets[i]);
+  if (last == 0) return symoffset;
+  if (last < symoffset) elf_fail("DT_GNU_HASH bucket below symoffset");
+  part.remove_prefix(uint64_t(nbuckets) * 4);
+  uint64_t index = last - symoffset;
+  if (index >= part.size() / 4) elf_fail("DT_GNU_HASH chain past end of its segment");
+  part.remove_prefix(index * 4);
+  // Walk the last chain in blocks until its terminating entry (low bit set).
+  constexpr uint64_t kBlock = 1024;
+  while (true) {
+    uint64_t n = std::min<uint64_t>(kBlock, part.size() / 4);
+    if (n == 0) elf_fail("unterminated DT_GNU_HASH chain");
+    const uint32_t* chain = words(file, part, n, "DT_GNU_HASH chain");
+    for (uint64_t i = 0; i < n; ++i, ++last)
+      if (chain[i] & 1) return uint64_t(last) + 1;
+    part.remove_prefix(n * 4);
+  }
+}
+
+void read_version_needs(const ElfFile& file, const StringTable& strings, uint64_t vaddr, uint64_t count,
+                        std::vector<std::string>& out) {
+  std::string_view part = file.at_vaddr(vaddr, "DT_VERNEED table");
+  Elf_Data* data = file.typed(part, ELF_T_VNEED, "DT_VERNEED table");
+  uint64_t budget = data->d_size / sizeof(Elf32_Vernaux);  // no honest table revisits an entry
+  uint64_t offset = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    GElf_Verneed need;
+    if (offset > INT32_MAX || !gelf_getverneed(data, int(offset), &need)) elf_fail("DT_VERNEED entry out of range");
+    std::string_view file_name = strings.at(need.vn_file);
+    uint64_t aux = offset + need.vn_aux;
+    for (unsigned j = 0; j < need.vn_cnt; ++j) {
+      GElf_Vernaux entry;
+      if (budget-- == 0) elf_fail("DT_VERNEED entries overlap");
+      if (aux > INT32_MAX || !gelf_getvernaux(data, int(aux), &entry)) elf_fail("DT_VERNEED auxiliary entry out of range");
+      out.push_back(std::string(file_name) + ":" + std::string(strings.at(entry.vna_name)));
+      if (entry.vna_next == 0) break;
+      aux += entry.vna_next;
+    }
+    if (need.vn_next == 0) break;
+    offset += need.vn_next;
+  }
+}
+
+}  // namespace
+
+DynamicInfo read_dynamic(const ElfFile& file) {
+  DynamicInfo info;
+  const GElf_Phdr* dynamic = nullptr;
+  for (const GElf_Phdr& ph : file.segments())
+    if (ph.p_type == PT_DYNAMIC) {
+      dynamic = &ph;
+      break;
+    }
+  if (!dynamic) return info;
+  info.present = true;
+  Elf_Data* data = file.typed(file.range(dynamic->p_offset, dynamic->p_filesz, "PT_DYNAMIC segment"), ELF_T_DYN,
+                              "PT_DYNAMIC segment");
+  size_t count = std::min<size_t>(data->d_size / file.record_size(ELF_T_DYN), INT32_MAX);
+
+  std::vector<uint64_t> needed;
+  std::optional<uint64_t> soname, rpath, runpath, strtab, strsz, symtab, hash, gnu_hash, verneed, verneednum;
+  uint64_t syment = 0;
+  bool terminated = false;
+  for (size_t i = 0; i < count && !terminated; ++i) {
+    GElf_Dyn d;
+    if (!gelf_getdyn(data, int(i), &d)) elf_fail("unreadable dynamic entry");
+    uint64_t v = d.d_un.d_val;
+    switch (d.d_tag) {
+      case DT_NULL: terminated = true; break;
+      case DT_NEEDED: needed.push_back(v); break;
+      case DT_SONAME: soname = v; break;
+      case DT_RPATH: rpath = v; break;
+      case DT_RUNPATH: runpath = v; break;
+      case DT_STRTAB: strtab = v; break;
+      case DT_STRSZ: strsz = v; break;
+      case DT_SYMTAB: symtab = v; break;
+      case DT_SYMENT: syment = v; break;
+      case DT_HASH: hash = v; break;
+      case DT_GNU_HASH: gnu_hash = v; break;
+      case DT_VERNEED: verneed = v; break;
+      case DT_VERNEEDNUM: verneednum = v; break;
+      case DT_FLAGS_1: info.flags_1 = v; break;
+      default: break;
+    }
+  }
+  if (!terminated) elf_fail("dynamic section without DT_NULL");
+  if (!strtab || !strsz) {
+    if (!needed.empty() || soname || rpath || runpath || verneed) elf_fail("dynamic section without string table");
+    return info;
+  }
+  std::string_view strings = file.at_vaddr(*strtab, "dynamic string table");
+  if (*strsz > strings.size()) elf_fail("dynamic string table past end of its segment");
+  StringTable table{strings.substr(0, *strsz), "dynamic string table"};
+  info.strtab = table.bytes;
+  for (uint64_t n : needed) info.needed.emplace_back(table.at(n));
+  if (soname) info.soname = table.at(*soname);
+  if (rpath) info.rpath = split_path_list(table.at(*rpath));
+  if (runpath) info.runpath = split_path_list(table.at(*runpath));
+  if (verneed) {
+    if (!verneednum) elf_fail("DT_VERNEED without DT_VERNEEDNUM");
+    read_version_needs(file, table, *verneed, *verneednum, info.version_needs);
+  }
+  if (symtab) {
+    if (syment != 0 && syment != file.record_size(ELF_T_SYM)) elf_fail("bad dynamic symbol entry size");
+    info.symtab_vaddr = *symtab;
+    if (hash) {
+      info.symbol_count = symbols_from_hash(file, *hash);
+      info.has_symbols = true;
+    } else if (gnu_hash) {
+      info.symbol_count = symbols_from_gnu_hash(file, *gnu_hash);
+      info.has_symbols = true;
+    }
+  }
+  return info;
+}
+
+bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
+                   const std::function<void(std::string_view, bool)>& visit) {
+  size_t entry = file.record_size(ELF_T_SYM);
+  auto visit_table = [&](std::string_view part, const StringTable& names, uint64_t count, const char* what) {
+    if (count == 0) return;
+    if (part.size() / entry < count || count > INT32_MAX) elf_fail(std::string(what) + " past end of file");
+    Elf_Data* data = file.typed(part.substr(0, count * entry), ELF_T_SYM, "symbol table");
+    for (uint64_t i = 1; i < count; ++i) {
+      GElf_Sym sym;
+      if (!gelf_getsym(data, int(i), &sym)) elf_fail("unreadable symbol");
+      if (sym.st_name != 0) visit(names.at(sym.st_name), sym.st_shndx != SHN_UNDEF);
+    }
+  };
+  bool any = false;
+  if (dyn.has_symbols) {
+    visit_table(file.at_vaddr(dyn.symtab_vaddr, "dynamic symbol table"), StringTable{dyn.strtab, "dynamic string table"},
+                dyn.symbol_count, "dynamic symbol table");
+    any = true;
+  }
+  const auto& sections = file.sections();
+  for (const ElfFile::Section& s : sections) {
+    if (s.header.sh_type != SHT_SYMTAB) continue;
+    if (s.header.sh_link == 0 || s.header.sh_link >= sections.size()) elf_fail("symbol table without string table");
+    const GElf_Shdr& str = sections[s.header.sh_link].header;
+    StringTable names{file.range(str.sh_offset, str.sh_size, "symbol string table"), "symbol string table"};
+    visit_table(file.range(s.header.sh_offset, s.header.sh_size, "symbol table"), names, s.header.sh_size / entry, "symbol table");
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace imgaudit

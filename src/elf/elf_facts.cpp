@@ -1,0 +1,268 @@
+#include "elf/elf_facts.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "elf/byte_scan.h"
+#include "elf/dynamic_info.h"
+#include "elf/elf_file.h"
+#include "elf/go_buildinfo.h"
+
+namespace imgaudit {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+std::string type_name(uint16_t type) {
+  switch (type) {
+    case ET_EXEC: return "exec";
+    case ET_DYN: return "dyn";
+    case ET_REL: return "rel";
+    case ET_CORE: return "core";
+    default: return "et-" + std::to_string(type);
+  }
+}
+
+// "2.34" -> {2, 34}; nullopt unless dot-separated numbers.
+std::optional<std::vector<unsigned long>> version_numbers(std::string_view v) {
+  std::vector<unsigned long> out;
+  while (true) {
+    size_t dot = v.find('.');
+    std::string_view part = v.substr(0, dot);
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string_view::npos)
+      return std::nullopt;
+    out.push_back(std::stoul(std::string(part)));
+    if (dot == std::string_view::npos) return out;
+    v.remove_prefix(dot + 1);
+  }
+}
+
+std::string newest_glibc(const std::vector<std::string>& version_needs) {
+  std::string best;
+  std::vector<unsigned long> best_numbers;
+  for (std::string_view need : version_needs) {
+    std::string_view version = need.substr(need.rfind(':') + 1);
+    if (!starts_with(version, "GLIBC_")) continue;
+    auto numbers = version_numbers(version.substr(6));
+    if (numbers && (best.empty() || *numbers > best_numbers)) {
+      best = std::string(version);
+      best_numbers = *numbers;
+    }
+  }
+  return best;
+}
+
+std::string interpreter_of(const ElfFile& file) {
+  for (const GElf_Phdr& ph : file.segments()) {
+    if (ph.p_type != PT_INTERP) continue;
+    std::string_view path = file.range(ph.p_offset, ph.p_filesz, "PT_INTERP");
+    size_t nul = path.find('\0');
+    if (nul == std::string_view::npos) elf_fail("unterminated PT_INTERP");
+    return std::string(path.substr(0, nul));
+  }
+  return "";
+}
+
+Linkage linkage_of(const ElfFacts& f, const ElfFile& file, const DynamicInfo& dyn) {
+  if (!f.interpreter.empty() || !f.needed.empty()) return Linkage::Dynamic;
+  if (file.header().e_type != ET_DYN || !dyn.present) return Linkage::Static;
+  if ((dyn.flags_1 & DF_1_PIE) || f.soname.empty()) return Linkage::StaticPie;
+  return Linkage::Dynamic;  // a shared library without dependencies
+}
+
+struct SymbolEvidence {
+  bool any = false;
+  bool thread_start = false;  // pthread_create / thrd_create
+  bool defines_libc_start_main = false;
+  std::string allocator;
+};
+
+SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool statically_linked) {
+  SymbolEvidence ev;
+  ev.any = visit_symbols(file, dyn, [&](std::string_view name, bool defined) {
+    // A library defining pthread_create (libc itself) does not start threads;
+    // a static executable only contains it when something calls it.
+    if ((name == "pthread_create" || name == "thrd_create") && (!defined || statically_linked))
+      ev.thread_start = true;
+    else if (name == "__libc_start_main" && defined)
+      ev.defines_libc_start_main = true;
+    else if (ev.allocator.empty()) {
+      if (name == "mi_malloc") ev.allocator = "mimalloc";
+      else if (name == "je_malloc" || name == "mallctl") ev.allocator = "jemalloc";
+      else if (name == "tc_malloc") ev.allocator = "tcmalloc";
+    }
+  });
+  return ev;
+}
+
+std::string allocator_from_needed(const std::vector<std::string>& needed) {
+  for (std::string_view n : needed) {
+    if (starts_with(n, "libmimalloc")) return "mimalloc";
+    if (starts_with(n, "libjemalloc")) return "jemalloc";
+    if (starts_with(n, "libtcmalloc")) return "tcmalloc";
+  }
+  return "";
+}
+
+bool needs_tls_library(const std::vector<std::string>& needed) {
+  for (std::string_view n : needed)
+    if (starts_with(n, "libssl.") || starts_with(n, "libgnutls") || starts_with(n, "libmbedtls") ||
+        starts_with(n, "libwolfssl"))
+      return true;
+  return false;
+}
+
+LibcKind libc_of_dynamic(const ElfFacts& f) {
+  std::string_view interp = f.interpreter;
+  if (contains(interp, "ld-musl-")) return LibcKind::Musl;
+  if (contains(interp, "ld-linux") || contains(interp, "ld64.so")) return LibcKind::Glibc;
+  if (starts_with(f.soname, "libc.musl-")) return LibcKind::Musl;
+  if (f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux")) return LibcKind::Glibc;
+  for (std::string_view n : f.needed) {
+    if (starts_with(n, "libc.musl-") || n == "libc.so") return LibcKind::Musl;
+    if (n == "libc.so.6" || starts_with(n, "ld-linux")) return LibcKind::Glibc;
+  }
+  if (!f.glibc_required.empty()) return LibcKind::Glibc;
+  return LibcKind::Unknown;
+}
+
+// glibc's own libc.so.6 and loader say "... release version 2.36."
+std::string glibc_release_in(std::string_view bytes) {
+  constexpr std::string_view marker = "release version ";
+  const char* hit = static_cast<const char*>(memmem(bytes.data(), bytes.size(), marker.data(), marker.size()));
+  if (!hit) return "";
+  std::string_view rest = bytes.substr(hit - bytes.data() + marker.size());
+  size_t end = rest.find_first_not_of("0123456789.");
+  std::string_view version = rest.substr(0, end);
+  while (!version.empty() && version.back() == '.') version.remove_suffix(1);
+  return version_numbers(version) ? std::string(version) : "";
+}
+
+bool is_glibc_own_library(const ElfFacts& f) {
+  return f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux") || starts_with(f.soname, "ld64.so");
+}
+
+// The Go build info: from .go.buildinfo when there are section headers,
+// otherwise the first 16-byte aligned magic anywhere in the file that decodes.
+std::optional<GoBuildInfo> go_buildinfo(const ElfFile& file, size_t scanned_at) {
+  if (const ElfFile::Section* s = file.section(".go.buildinfo"))
+    if (s->header.sh_type != SHT_NOBITS) return decode_go_buildinfo(file, s->header.sh_offset);
+  std::string_view bytes = file.bytes();
+  for (size_t at = scanned_at; at != std::string_view::npos;) {
+    if (at % 16 == 0)
+      if (auto info = decode_go_buildinfo(file, at)) return info;
+    const void* next = memmem(bytes.data() + at + 1, bytes.size() - at - 1, kGoBuildInfoMagic.data(),
+                              kGoBuildInfoMagic.size());
+    at = next ? static_cast<const char*>(next) - bytes.data() : std::string_view::npos;
+  }
+  return std::nullopt;
+}
+
+ElfFacts collect(const ElfFile& file) {
+  const GElf_Ehdr& eh = file.header();
+  ElfFacts f;
+  f.e_machine = eh.e_machine;
+  f.elf_class = file.is_64() ? 64 : 32;
+  f.little_endian = file.little_endian();
+  f.machine = elf_machine_name(f.e_machine, f.elf_class, f.little_endian);
+  f.type = type_name(eh.e_type);
+  f.interpreter = interpreter_of(file);
+  for (const GElf_Phdr& ph : file.segments())
+    if (ph.p_type == PT_GNU_STACK) {
+      f.has_gnu_stack = true;
+      f.gnu_stack_flags = ph.p_flags;
+      f.stack_size = ph.p_memsz;
+    }
+
+  DynamicInfo dyn = read_dynamic(file);
+  f.needed = std::move(dyn.needed);
+  f.rpath = std::move(dyn.rpath);
+  f.runpath = std::move(dyn.runpath);
+  f.soname = std::move(dyn.soname);
+  f.version_needs = std::move(dyn.version_needs);
+  f.glibc_required = newest_glibc(f.version_needs);
+  f.linkage = linkage_of(f, file, dyn);
+  bool statically_linked = f.linkage != Linkage::Dynamic;
+  SymbolEvidence symbols = symbol_evidence(file, dyn, statically_linked);
+
+  bool has_sections = file.sections().size() > 1;
+  const ElfFile::Section* go_section = file.section(".go.buildinfo");
+  bool maybe_go = go_section || !has_sections;
+  bool maybe_libc = statically_linked || (f.needed.empty() && symbols.defines_libc_start_main);
+
+  enum { kRustPanic, kRustcPath, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld, kGoMagic,
+         kGoTzdata, kGoTls, kNeedles };
+  std::vector<std::string_view> needles(kNeedles);
+  needles[kRustPanic] = "rust_panic";
+  needles[kRustcPath] = "/rustc/";
+  needles[kMimalloc] = "mimalloc: ";
+  needles[kJemalloc] = "<jemalloc>";
+  needles[kTcmalloc] = "tcmalloc: ";
+  if (maybe_libc) {
+    needles[kMusl] = "No error information";
+    needles[kGlibcTunables] = "GLIBC_TUNABLES";
+    needles[kGlibcTooOld] = "FATAL: kernel too old";
+  }
+  if (maybe_go) {
+    if (!has_sections) needles[kGoMagic] = kGoBuildInfoMagic;
+    needles[kGoTzdata] = "time/tzdata.";
+    needles[kGoTls] = "crypto/tls.";
+  }
+  std::vector<size_t> at = find_first(file.bytes(), needles);
+  auto found = [&](int i) { return at[i] != std::string_view::npos; };
+
+  std::optional<GoBuildInfo> go;
+  if (go_section || found(kGoMagic)) go = go_buildinfo(file, at[kGoMagic]);
+  if (go) {
+    f.go_version = go->version;
+    f.go_cgo = go->cgo;
+    f.go_tzdata = found(kGoTzdata);
+  }
+
+  f.threads = go || symbols.thread_start ||
+              std::any_of(f.needed.begin(), f.needed.end(),
+                          [](std::string_view n) { return starts_with(n, "libpthread."); });
+  if (!*f.threads && !symbols.any && statically_linked) f.threads = std::nullopt;
+
+  f.allocator = symbols.allocator;
+  if (f.allocator.empty()) f.allocator = allocator_from_needed(f.needed);
+  if (f.allocator.empty()) {
+    if (found(kMimalloc)) f.allocator = "mimalloc";
+    else if (found(kJemalloc)) f.allocator = "jemalloc";
+    else if (found(kTcmalloc)) f.allocator = "tcmalloc";
+  }
+  f.uses_tls = needs_tls_library(f.needed) || (go && found(kGoTls));
+  f.rust = file.section(".rustc") || found(kRustPanic) || found(kRustcPath);
+
+  std::string_view head = file.bytes().substr(0, 4096);
+  f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
+
+  bool musl_signature = found(kMusl), glibc_signature = found(kGlibcTunables) || found(kGlibcTooOld);
+  f.is_musl_loader = starts_with(f.soname, "libc.musl-") ||
+                     (f.needed.empty() && symbols.defines_libc_start_main && musl_signature);
+  if (f.is_musl_loader) f.libc = LibcKind::Musl;
+  else if (f.linkage == Linkage::Dynamic) f.libc = libc_of_dynamic(f);
+  else if (go && go->cgo != true) f.libc = LibcKind::None;
+  else if (glibc_signature) f.libc = LibcKind::Glibc;
+  else if (musl_signature) f.libc = LibcKind::Musl;
+
+  if (is_glibc_own_library(f)) f.glibc_release = glibc_release_in(file.bytes());
+  return f;
+}
+
+}  // namespace
+
+ElfResult inspect_elf(std::string_view bytes) {
+  try {
+    ElfFile file(bytes);
+    return ElfResult{collect(file), std::nullopt};
+  } catch (const ElfFormatError& e) {
+    return ElfResult{std::nullopt, ElfError{e.message}};
+  } catch (const std::bad_alloc&) {
+    return ElfResult{std::nullopt, ElfError{"ELF tables too large to read"}};
+  }
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,95 @@
+#include <nlohmann/json.hpp>
+
+#include "elf/elf_facts.h"
+
+namespace imgaudit {
+namespace {
+
+Linkage linkage_from(const std::string& s) {
+  if (s == "dynamic") return Linkage::Dynamic;
+  if (s == "static-pie") return Linkage::StaticPie;
+  return Linkage::Static;
+}
+
+LibcKind libc_from(const std::string& s) {
+  if (s == "musl") return LibcKind::Musl;
+  if (s == "glibc") return LibcKind::Glibc;
+  if (s == "none") return LibcKind::None;
+  return LibcKind::Unknown;
+}
+
+nlohmann::json optional_bool(const std::optional<bool>& b) { return b ? nlohmann::json(*b) : nlohmann::json(nullptr); }
+
+std::optional<bool> optional_bool_from(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->get<bool>();
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const ElfFacts& f) {
+  j = nlohmann::json{
+      {"machine", f.machine},
+      {"e_machine", f.e_machine},
+      {"elf_class", f.elf_class},
+      {"little_endian", f.little_endian},
+      {"type", f.type},
+      {"linkage", to_string(f.linkage)},
+      {"interpreter", f.interpreter},
+      {"needed", f.needed},
+      {"rpath", f.rpath},
+      {"runpath", f.runpath},
+      {"soname", f.soname},
+      {"version_needs", f.version_needs},
+      {"glibc_required", f.glibc_required},
+      {"threads", optional_bool(f.threads)},
+      {"has_gnu_stack", f.has_gnu_stack},
+      {"gnu_stack_flags", f.gnu_stack_flags},
+      {"stack_size", f.stack_size},
+      {"allocator", f.allocator},
+      {"libc", to_string(f.libc)},
+      {"go_version", f.go_version},
+      {"go_cgo", optional_bool(f.go_cgo)},
+      {"packed", f.packed},
+      {"rust", f.rust},
+      {"glibc_release", f.glibc_release},
+      {"is_musl_loader", f.is_musl_loader},
+      {"go_tzdata", f.go_tzdata},
+      {"uses_tls", f.uses_tls},
+  };
+}
+
+// Missing keys keep their defaults, so facts written by an older version still read.
+void from_json(const nlohmann::json& j, ElfFacts& f) {
+  f = ElfFacts{};
+  f.machine = j.value("machine", f.machine);
+  f.e_machine = j.value("e_machine", f.e_machine);
+  f.elf_class = j.value("elf_class", f.elf_class);
+  f.little_endian = j.value("little_endian", f.little_endian);
+  f.type = j.value("type", f.type);
+  f.linkage = linkage_from(j.value("linkage", std::string("static")));
+  f.interpreter = j.value("interpreter", f.interpreter);
+  f.needed = j.value("needed", f.needed);
+  f.rpath = j.value("rpath", f.rpath);
+  f.runpath = j.value("runpath", f.runpath);
+  f.soname = j.value("soname", f.soname);
+  f.version_needs = j.value("version_needs", f.version_needs);
+  f.glibc_required = j.value("glibc_required", f.glibc_required);
+  f.threads = optional_bool_from(j, "threads");
+  f.has_gnu_stack = j.value("has_gnu_stack", f.has_gnu_stack);
+  f.gnu_stack_flags = j.value("gnu_stack_flags", f.gnu_stack_flags);
+  f.stack_size = j.value("stack_size", f.stack_size);
+  f.allocator = j.value("allocator", f.allocator);
+  f.libc = libc_from(j.value("libc", std::string("unknown")));
+  f.go_version = j.value("go_version", f.go_version);
+  f.go_cgo = optional_bool_from(j, "go_cgo");
+  f.packed = j.value("packed", f.packed);
+  f.rust = j.value("rust", f.rust);
+  f.glibc_release = j.value("glibc_release", f.glibc_release);
+  f.is_musl_loader = j.value("is_musl_loader", f.is_musl_loader);
+  f.go_tzdata = j.value("go_tzdata", f.go_tzdata);
+  f.uses_tls = j.value("uses_tls", f.uses_tls);
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,63 @@
+#pragma once
+#include <gelf.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace imgaudit {
+
+// Thrown by the ELF readers for a malformed file; inspect_elf turns it into an ElfError.
+struct ElfFormatError {
+  std::string message;
+};
+
+// A read-only facade over libelf for one ELF file already in memory. Every
+// offset and count is checked against the buffer; a table that libelf would
+// silently shorten (headers past the end of the file) is an ElfFormatError.
+class ElfFile {
+ public:
+  struct Section {
+    std::string name;
+    GElf_Shdr header;
+  };
+
+  explicit ElfFile(std::string_view bytes);
+  ~ElfFile();
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  std::string_view bytes() const { return bytes_; }
+  const GElf_Ehdr& header() const { return ehdr_; }
+  bool is_64() const { return ehdr_.e_ident[EI_CLASS] == ELFCLASS64; }
+  bool little_endian() const { return ehdr_.e_ident[EI_DATA] == ELFDATA2LSB; }
+  const std::vector<GElf_Phdr>& segments() const { return segments_; }
+  const std::vector<Section>& sections() const { return sections_; }
+  const Section* section(std::string_view name) const;
+
+  // Bytes [offset, offset + size) of the file; throws naming `what` when out of range.
+  std::string_view range(uint64_t offset, uint64_t size, const char* what) const;
+  // The file bytes from virtual address `vaddr` to the end of the PT_LOAD file image holding it.
+  std::string_view at_vaddr(uint64_t vaddr, const char* what) const;
+  // File offset of `bytes`, a view into this file.
+  uint64_t offset_of(std::string_view part) const { return uint64_t(part.data() - bytes_.data()); }
+  // File data converted to host order as `type` records (libelf's rawchunk); throws when out of range.
+  Elf_Data* typed(std::string_view part, Elf_Type type, const char* what) const;
+  size_t record_size(Elf_Type type) const;
+
+ private:
+  void read_sections();
+  void read_segments();
+
+  std::string_view bytes_;
+  Elf* elf_ = nullptr;
+  GElf_Ehdr ehdr_{};
+  std::vector<GElf_Phdr> segments_;
+  std::vector<Section> sections_;
+};
+
+[[noreturn]] void elf_fail(std::string message);
+
+}  // namespace imgaudit
