@@ -1,0 +1,60 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "source/source.h"
+
+namespace imgaudit {
+
+// The files of an OCI layout or of an image archive, by path relative to its
+// root ("index.json", "blobs/sha256/<hex>"). Errors are InputErrors naming
+// the file; callers add which image it was.
+class BlobStore {
+ public:
+  virtual ~BlobStore() = default;
+  virtual bool exists(const std::string& path) const = 0;
+  // Size in bytes of an existing file.
+  virtual uint64_t size(const std::string& path) const = 0;
+  // The whole file, refused when larger than `max_size`.
+  virtual std::string read(const std::string& path, uint64_t max_size) const = 0;
+  virtual std::unique_ptr<ByteStream> open(const std::string& path) const = 0;
+};
+
+// A folder on disk.
+std::unique_ptr<BlobStore> open_dir_store(const std::string& dir);
+
+// The members of a tar file (any compression libarchive reads), read in
+// place: open() walks the archive again to the member, in its own reader.
+// Member symlinks and hardlinks resolve to their targets inside the archive.
+class TarStore : public BlobStore {
+ public:
+  // Scans every header; throws InputError when the file is not a tar or is
+  // truncated or corrupt.
+  explicit TarStore(std::string file);
+  bool exists(const std::string& path) const override;
+  uint64_t size(const std::string& path) const override;
+  std::string read(const std::string& path, uint64_t max_size) const override;
+  std::unique_ptr<ByteStream> open(const std::string& path) const override;
+  // The first bytes of a member (up to 8), for sniffing its compression.
+  std::string head(const std::string& path) const;
+
+ private:
+  struct Member {
+    enum Type { File, Symlink, Hardlink, Other } type = Other;
+    std::string link;     // normalised target for links
+    uint64_t size = 0;
+    size_t ordinal = 0;   // header number in the archive
+    std::string head;     // first bytes
+    std::optional<std::string> content;  // kept for small files
+  };
+  // The regular-file member `path` names after following links.
+  const Member& resolve(const std::string& path) const;
+  const Member* find_file(const std::string& path) const;
+
+  std::string file_;
+  std::map<std::string, Member> members_;
+};
+
+}  // namespace imgaudit

@@ -1,0 +1,161 @@
+#include <algorithm>
+
+#include "source/image_sources.h"
+#include "source/json_blobs.h"
+#include "source/oci_index.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+namespace imgaudit {
+
+namespace {
+
+struct SavedImage {  // one entry of manifest.json
+  std::string config_path;
+  std::vector<std::string> repo_tags;
+  std::vector<std::string> layer_paths;
+};
+
+std::vector<std::string> strings_of(const nlohmann::json& j, const std::string& what) {
+  std::vector<std::string> out;
+  if (j.is_null()) return out;
+  if (!j.is_array()) throw InputError(what + ": not an array");
+  for (const nlohmann::json& s : j) {
+    if (!s.is_string()) throw InputError(what + ": not an array of strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+std::vector<SavedImage> read_saved_images(const TarStore& store) {
+  nlohmann::json manifest = parse_json(store.read("manifest.json", kMaxJsonBlob), "manifest.json");
+  if (!manifest.is_array() || manifest.empty()) throw InputError("manifest.json: not a non-empty array");
+  std::vector<SavedImage> out;
+  for (const nlohmann::json& e : manifest) {
+    if (!e.is_object() || !e.contains("Config") || !e["Config"].is_string())
+      throw InputError("manifest.json: an entry has no \"Config\"");
+    out.push_back({e["Config"].get<std::string>(), strings_of(e.value("RepoTags", nlohmann::json()), "manifest.json: RepoTags"),
+                   strings_of(e.value("Layers", nlohmann::json()), "manifest.json: Layers")});
+  }
+  return out;
+}
+
+// The config file, verified when its name carries its digest ("<hex>.json", "blobs/sha256/<hex>").
+nlohmann::json read_config(const TarStore& store, const std::string& path, std::string* digest) {
+  if (!store.exists(path)) throw InputError("manifest.json: missing config " + path);
+  std::string bytes = store.read(path, kMaxJsonBlob);
+  *digest = Sha256::of(bytes);
+  std::string base = path.substr(path.rfind('/') + 1);
+  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+  if (is_sha256_digest("sha256:" + base) && *digest != "sha256:" + base)
+    throw InputError(path + ": config does not match its digest (content is " + *digest + ")");
+  nlohmann::json config = parse_json(bytes, path);
+  if (!config.is_object()) throw InputError(path + ": config is not a JSON object");
+  return config;
+}
+
+bool tag_matches(const std::string& repo_tag, const std::string& reference) {
+  return repo_tag == reference || repo_tag == reference + ":latest";
+}
+
+const SavedImage& choose(const TarStore& store, const std::vector<SavedImage>& images, const std::string& reference,
+                         const std::optional<Platform>& platform) {
+  std::vector<const SavedImage*> candidates;
+  for (const SavedImage& img : images)
+    if (reference.empty() || std::any_of(img.repo_tags.begin(), img.repo_tags.end(),
+                                         [&](const std::string& t) { return tag_matches(t, reference); }))
+      candidates.push_back(&img);
+  if (candidates.empty()) {
+    std::string tags;
+    for (const SavedImage& img : images)
+      for (const std::string& t : img.repo_tags) tags += (tags.empty() ? "" : ", ") + t;
+    throw InputError("no image tagged \"" + reference + "\" (tags: " + (tags.empty() ? "none" : tags) + ")");
+  }
+  if (candidates.size() == 1 && !platform) return *candidates.front();
+  std::vector<Platform> platforms;
+  Platform wanted = platform ? *platform : host_platform();
+  for (const SavedImage* img : candidates) {
+    std::string digest;
+    platforms.push_back(config_platform(read_config(store, img->config_path, &digest)));
+    if (wanted.matches(platforms.back())) return *img;
+  }
+  if (platform) throw InputError("no image for platform " + wanted.str() + " (the image has " + platform_list(platforms) + ")");
+  throw InputError("several images and none for this machine's platform " + wanted.str() + " (the image has " +
+                   platform_list(platforms) + "): choose one with --platform or a tag");
+}
+
+std::string sniffed_media_type(const std::string& head, bool docker) {
+  bool gzip = head.size() >= 2 && head.compare(0, 2, "\x1f\x8b") == 0;
+  bool zstd = head.size() >= 4 && head.compare(0, 4, "\x28\xb5\x2f\xfd") == 0;
+  if (docker && gzip) return "application/vnd.docker.image.rootfs.diff.tar.gzip";
+  if (docker && !zstd) return "application/vnd.docker.image.rootfs.diff.tar";
+  if (gzip) return "application/vnd.oci.image.layer.v1.tar+gzip";
+  if (zstd) return "application/vnd.oci.image.layer.v1.tar+zstd";
+  return "application/vnd.oci.image.layer.v1.tar";
+}
+
+std::string digest_of_member(const TarStore& store, const std::string& path) {
+  std::unique_ptr<ByteStream> in = store.open(path);
+  Sha256 h;
+  char buf[1 << 16];
+  while (size_t n = in->read(buf, sizeof buf)) h.update(buf, n);
+  return h.digest();
+}
+
+// The layers as manifest.json lists them. An uncompressed layer's digest is
+// its diff_id; a blobs/sha256/<hex> path names its own digest.
+std::vector<StoredImage::Layer> saved_layers(const TarStore& store, const SavedImage& img, const nlohmann::json& config) {
+  std::vector<std::string> diff_ids;
+  auto rootfs = config.find("rootfs");
+  if (rootfs != config.end() && rootfs->is_object())
+    diff_ids = strings_of(rootfs->value("diff_ids", nlohmann::json()), "config: rootfs.diff_ids");
+  if (diff_ids.size() != img.layer_paths.size())
+    throw InputError("manifest.json lists " + std::to_string(img.layer_paths.size()) + " layers but the config has " +
+                     std::to_string(diff_ids.size()) + " diff_ids");
+  std::vector<StoredImage::Layer> layers;
+  for (size_t i = 0; i < diff_ids.size(); ++i) {
+    const std::string& path = img.layer_paths[i];
+    if (!store.exists(path)) throw InputError("missing layer " + path);
+    std::string head = store.head(path);
+    Descriptor d;
+    d.size = static_cast<int64_t>(store.size(path));
+    bool in_blobs = path.rfind("blobs/sha256/", 0) == 0 && is_sha256_digest("sha256:" + path.substr(13));
+    d.media_type = sniffed_media_type(head, !in_blobs);
+    if (in_blobs) {
+      d.digest = "sha256:" + path.substr(13);
+    } else if (d.media_type == "application/vnd.docker.image.rootfs.diff.tar") {
+      if (!is_sha256_digest(diff_ids[i])) throw InputError("config: malformed diff_id \"" + diff_ids[i].substr(0, 100) + "\"");
+      d.digest = diff_ids[i];
+    } else {
+      d.digest = digest_of_member(store, path);  // a compressed layer.tar: rare, costs one extra pass
+    }
+    layers.push_back({d, path});
+  }
+  return layers;
+}
+
+}  // namespace
+
+std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const TarStore> store, std::string description,
+                                                 const std::string& reference, const std::optional<Platform>& platform) {
+  if (!store->exists("manifest.json")) throw InputError("not a docker archive: no manifest.json");
+  std::vector<SavedImage> images = read_saved_images(*store);
+  const SavedImage& img = choose(*store, images, reference, platform);
+  std::string config_digest;
+  nlohmann::json config = read_config(*store, img.config_path, &config_digest);
+
+  // Docker 25+ also stores the OCI manifest: it has the layers' own media types.
+  if (store->exists("index.json")) {
+    nlohmann::json index = parse_json(store->read("index.json", kMaxJsonBlob), "index.json");
+    for (const ManifestChoice& c : list_manifests(*store, index, "index.json")) {
+      ResolvedManifest m = resolve_manifest(*store, c.descriptor);
+      if (m.manifest["config"].value("digest", "") == config_digest && m.layers.size() == img.layer_paths.size())
+        return std::make_unique<StoredImage>(std::move(description), std::move(store), m.digest, std::move(config),
+                                             std::move(m.layers));
+    }
+  }
+  std::vector<StoredImage::Layer> layers = saved_layers(*store, img, config);
+  return std::make_unique<StoredImage>(std::move(description), std::move(store), "", std::move(config), std::move(layers));
+}
+
+}  // namespace imgaudit

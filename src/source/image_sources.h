@@ -1,0 +1,24 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "source/blob_store.h"
+
+namespace imgaudit {
+
+// Each throws InputError with a message that does not yet name the input:
+// open_image() prefixes it.
+
+// An OCI image layout, in a folder or a tar.
+std::unique_ptr<ImageSource> open_oci_layout(std::shared_ptr<const BlobStore> store, std::string description,
+                                             const std::string& tag, const std::optional<Platform>& platform);
+
+// A `docker save` tarball, legacy or OCI-in-tar.
+std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const TarStore> store, std::string description,
+                                                 const std::string& reference, const std::optional<Platform>& platform);
+
+// A plain root filesystem folder.
+std::unique_ptr<ImageSource> open_rootfs(const std::string& dir, std::string description);
+
+}  // namespace imgaudit

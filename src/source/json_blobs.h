@@ -1,0 +1,30 @@
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "source/blob_store.h"
+
+namespace imgaudit {
+
+// Manifests, indexes and configs are never this large.
+constexpr uint64_t kMaxJsonBlob = 16 << 20;
+
+// Parses `bytes`; InputError "<what>: malformed JSON at byte N" otherwise.
+nlohmann::json parse_json(const std::string& bytes, const std::string& what);
+
+// The digest of descriptor `d` ("sha256:<64 hex>"), or InputError: a digest
+// is never trusted to be a path before this check.
+std::string descriptor_digest(const nlohmann::json& d, const std::string& what);
+
+// "sha256:<hex>" -> "blobs/sha256/<hex>" (after descriptor_digest's check).
+std::string blob_path_of(const std::string& digest);
+
+// Reads the blob `d` describes from an OCI layout, checking its sha256 and
+// its size when given, and parses it as JSON.
+nlohmann::json read_json_blob(const BlobStore& store, const nlohmann::json& d, const std::string& what);
+
+// A string field of a JSON object, or "" when absent or not a string.
+std::string string_field(const nlohmann::json& j, const char* key);
+
+}  // namespace imgaudit
