@@ -112,6 +112,23 @@ struct ImageFacts {
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view);
 
+// The detectors collect_facts() runs, each over the merged view.
+std::vector<Package> parse_apk_installed(const std::string& text);  // lib/apk/db/installed
+std::vector<Package> parse_dpkg_status(const std::string& text);    // var/lib/dpkg/status, status.d/*
+Distro detect_distro(const FsView& view);
+LibcInfo detect_libc(const FsView& view, const Distro& distro);
+TzFacts detect_tz(const FsView& view, const ImageInfo& image);
+// `binaries` as collect_facts() makes them: the interpreters' libc comes from them.
+PythonFacts detect_python(const FsView& view, const std::vector<BinaryFacts>& binaries);
+
+// The libc a binary really runs with: its interpreter's when known, else what it was built for.
+LibcKind effective_libc(const BinaryFacts& b);
+
+void to_json(nlohmann::json& j, const ImageFacts& f);
+void to_json(nlohmann::json& j, const LayerInfo& l);
+void to_json(nlohmann::json& j, const Package& p);
+void to_json(nlohmann::json& j, const PythonInterpreter& p);
+void to_json(nlohmann::json& j, const DistInfo& d);
 void to_json(nlohmann::json& j, const ImageInfo& i);
 void to_json(nlohmann::json& j, const Distro& d);
 void to_json(nlohmann::json& j, const LibcInfo& l);

@@ -1,0 +1,36 @@
+#include "facts/image_facts.h"
+#include "facts/loader.h"
+
+namespace imgaudit {
+
+LibcKind effective_libc(const BinaryFacts& b) {
+  if (b.interpreter_present && (b.interpreter_libc == LibcKind::Musl || b.interpreter_libc == LibcKind::Glibc))
+    return b.interpreter_libc;
+  return b.elf ? b.elf->libc : LibcKind::Unknown;
+}
+
+ImageFacts collect_facts(ImageInfo image, const FsView& view) {
+  ImageFacts facts;
+  facts.view = &view;
+  facts.image = std::move(image);
+  facts.distro = detect_distro(view);
+  facts.libc = detect_libc(view, facts.distro);
+
+  LoaderEmulator loader(view, facts.image, facts.libc.family);
+  for (auto& [path, node] : view.nodes()) {  // sorted by path
+    if (node.type != EntryType::File || !node.elf) continue;
+    BinaryFacts b;
+    b.path = path;
+    b.layer = node.layer;
+    b.size = node.size;
+    b.elf = node.elf;
+    loader.resolve(b);
+    facts.binaries.push_back(std::move(b));
+  }
+
+  facts.tz = detect_tz(view, facts.image);
+  facts.python = detect_python(view, facts.binaries);
+  return facts;
+}
+
+}  // namespace imgaudit

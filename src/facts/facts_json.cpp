@@ -1,0 +1,121 @@
+#include "facts/image_facts.h"
+#include "util/paths.h"
+
+namespace imgaudit {
+
+namespace {
+
+template <class T>
+nlohmann::json optional_json(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+std::vector<std::string> display_paths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  out.reserve(paths.size());
+  for (auto& p : paths) out.push_back(display_path(p));
+  return out;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const LayerInfo& l) {
+  j = {{"index", l.index},
+       {"digest", l.digest},
+       {"diff_id", l.diff_id},
+       {"media_type", l.media_type},
+       {"compressed_size", l.compressed_size},
+       {"uncompressed_size", l.uncompressed_size},
+       {"created_by", l.created_by}};
+}
+
+void to_json(nlohmann::json& j, const ImageInfo& i) {
+  j = {{"source", i.source},
+       {"digest", i.manifest_digest},
+       {"platform", {{"os", i.platform.os}, {"architecture", i.platform.architecture}, {"variant", i.platform.variant}}},
+       {"env", i.env},
+       {"user", i.user},
+       {"entrypoint", i.entrypoint},
+       {"cmd", i.cmd},
+       {"layers", i.layers}};
+}
+
+void to_json(nlohmann::json& j, const Package& p) {
+  j = {{"manager", p.manager}, {"name", p.name}, {"version", p.version}, {"installed_size", p.installed_size}};
+}
+
+void to_json(nlohmann::json& j, const Distro& d) {
+  j = {{"id", d.id}, {"version_id", d.version_id}, {"pretty_name", d.pretty_name}, {"packages", d.packages}};
+}
+
+void to_json(nlohmann::json& j, const LibcInfo& l) {
+  j = {{"family", to_string(l.family)}, {"version", l.version}, {"evidence", l.evidence}, {"shims", l.shims}};
+}
+
+void to_json(nlohmann::json& j, const BinaryFacts& b) {
+  static const ElfFacts kNone;
+  const ElfFacts& e = b.elf ? *b.elf : kNone;
+  nlohmann::json resolved = nlohmann::json::object();
+  for (auto& [name, path] : b.resolved) resolved[name] = display_path(path);
+  j = {{"path", display_path(b.path)},
+       {"layer", b.layer},
+       {"size", b.size},
+       {"machine", e.machine},
+       {"type", e.type},
+       {"linkage", to_string(e.linkage)},
+       {"interpreter", e.interpreter},
+       {"interpreter_present", b.interpreter_present},
+       {"interpreter_resolved", b.interpreter_resolved.empty() ? "" : display_path(b.interpreter_resolved)},
+       {"needed", e.needed},
+       {"resolved", resolved},
+       {"missing_needed", b.missing_needed},
+       {"rpath", e.rpath},
+       {"runpath", e.runpath},
+       {"soname", e.soname},
+       {"glibc_required", e.glibc_required},
+       {"libc", to_string(effective_libc(b))},
+       {"built_for_libc", to_string(e.libc)},
+       {"threads", optional_json(e.threads)},
+       {"stack_size", e.stack_size},
+       {"gnu_stack_flags", e.gnu_stack_flags},
+       {"allocator", e.allocator},
+       {"go_version", e.go_version},
+       {"cgo", optional_json(e.go_cgo)},
+       {"packed", e.packed},
+       {"rust", e.rust}};
+}
+
+void to_json(nlohmann::json& j, const TzFacts& t) {
+  j = {{"has_zoneinfo", t.has_zoneinfo},
+       {"zone_count", t.zone_count},
+       {"tz_env", optional_json(t.tz_env)},
+       {"tz_zone_present", optional_json(t.tz_zone_present)}};
+}
+
+void to_json(nlohmann::json& j, const PythonInterpreter& p) {
+  j = {{"path", display_path(p.path)}, {"version", p.version}, {"libc", to_string(p.libc)}};
+}
+
+void to_json(nlohmann::json& j, const DistInfo& d) {
+  j = {{"path", display_path(d.path)},
+       {"site_dir", display_path(d.site_dir)},
+       {"python_version", d.python_version},
+       {"name", d.name},
+       {"version", d.version},
+       {"tags", d.tags},
+       {"root_is_purelib", optional_json(d.root_is_purelib)}};
+}
+
+void to_json(nlohmann::json& j, const PythonFacts& p) {
+  j = {{"interpreters", p.interpreters},
+       {"site_dirs", display_paths(p.site_dirs)},
+       {"dists", p.dists},
+       {"extension_modules", display_paths(p.extension_modules)}};
+}
+
+void to_json(nlohmann::json& j, const ImageFacts& f) {
+  j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc},
+       {"binaries", f.binaries}, {"tz", f.tz}, {"python", f.python}};
+}
+
+}  // namespace imgaudit

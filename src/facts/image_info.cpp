@@ -1,0 +1,95 @@
+#include "facts/image_facts.h"
+#include "util/error.h"
+
+namespace imgaudit {
+
+namespace {
+
+std::string string_field(const nlohmann::json& obj, const char* key, const char* where) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return {};
+  if (!it->is_string()) throw InputError(std::string("image config: ") + where + key + " is not a string");
+  return it->get<std::string>();
+}
+
+// Docker writes null for an unset Entrypoint/Cmd; anything but null or a list of strings is malformed.
+std::vector<std::string> string_list(const nlohmann::json& obj, const char* key) {
+  std::vector<std::string> out;
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return out;
+  if (!it->is_array()) throw InputError(std::string("image config: config.") + key + " is not a list of strings");
+  for (auto& v : *it) {
+    if (!v.is_string()) throw InputError(std::string("image config: config.") + key + " is not a list of strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> ImageInfo::env_value(const std::string& key) const {
+  std::optional<std::string> found;
+  for (auto& e : env)  // the last definition wins, as a runtime would set it
+    if (e.size() > key.size() && e.compare(0, key.size(), key) == 0 && e[key.size()] == '=')
+      found = e.substr(key.size() + 1);
+    else if (e == key)
+      found = std::string();
+  return found;
+}
+
+ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFacts>& layers) {
+  ImageInfo info;
+  info.source = source.describe();
+  info.manifest_digest = source.manifest_digest();
+  const nlohmann::json& config = source.config();
+  if (!config.is_object()) throw InputError("image config: not a JSON object");
+  info.platform.os = string_field(config, "os", "");
+  info.platform.architecture = string_field(config, "architecture", "");
+  info.platform.variant = string_field(config, "variant", "");
+
+  auto run_it = config.find("config");
+  if (run_it != config.end() && !run_it->is_null()) {
+    if (!run_it->is_object()) throw InputError("image config: config is not an object");
+    info.env = string_list(*run_it, "Env");
+    info.user = string_field(*run_it, "User", "config.");
+    info.entrypoint = string_list(*run_it, "Entrypoint");
+    info.cmd = string_list(*run_it, "Cmd");
+  }
+
+  std::vector<std::string> created_by;  // one per history entry that made a layer
+  auto hist_it = config.find("history");
+  if (hist_it != config.end() && !hist_it->is_null()) {
+    if (!hist_it->is_array()) throw InputError("image config: history is not a list");
+    info.history = *hist_it;
+    for (auto& h : *hist_it) {
+      if (!h.is_object()) throw InputError("image config: history entry is not an object");
+      auto empty = h.find("empty_layer");
+      if (empty != h.end() && empty->is_boolean() && empty->get<bool>()) continue;
+      created_by.push_back(string_field(h, "created_by", "history[]."));
+    }
+  }
+
+  std::vector<std::string> diff_ids;
+  auto rootfs = config.find("rootfs");
+  if (rootfs != config.end() && rootfs->is_object()) {
+    auto ids = rootfs->find("diff_ids");
+    if (ids != rootfs->end() && ids->is_array())
+      for (auto& d : *ids) diff_ids.push_back(d.is_string() ? d.get<std::string>() : std::string());
+  }
+
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const LayerFacts& l = layers[i];
+    LayerInfo li;
+    li.index = static_cast<int>(i);
+    li.digest = l.digest;
+    li.diff_id = !l.diff_id.empty() ? l.diff_id : (i < diff_ids.size() ? diff_ids[i] : std::string());
+    li.media_type = l.media_type;
+    li.compressed_size = l.compressed_size;
+    li.uncompressed_size = l.uncompressed_size;
+    if (i < created_by.size()) li.created_by = created_by[i];
+    info.layers.push_back(std::move(li));
+  }
+  return info;
+}
+
+}  // namespace imgaudit
