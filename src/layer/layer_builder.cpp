@@ -72,7 +72,8 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   entry.mode = archive_entry_perm(e);
   entry.uid = uint64_t(archive_entry_uid(e));
   entry.gid = uint64_t(archive_entry_gid(e));
-  entry.size = archive_entry_size_is_set(e) ? uint64_t(archive_entry_size(e)) : 0;
+  // Only a regular file's size means the same in a tar and on disk.
+  if (entry.type == EntryType::File && archive_entry_size_is_set(e)) entry.size = uint64_t(archive_entry_size(e));
   if (entry.type == EntryType::Hardlink) {
     auto target = normalize_entry_path(hardlink);
     if (!target || target->empty()) {

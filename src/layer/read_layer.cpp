@@ -23,6 +23,7 @@ struct StoredSide {
   Sha256 hash;
   uint64_t count = 0;
   std::vector<char> buf = std::vector<char>(1 << 16);
+  std::string error;  // what the ByteStream threw: libarchive replaces it with its own words
 
   size_t pull() {
     size_t n = blob->read(buf.data(), buf.size());
@@ -38,6 +39,7 @@ struct TarSide {
   archive* raw;
   Sha256 hash;
   uint64_t count = 0;
+  std::string error;  // why decompression failed, likewise
 
   // Next block of decompressed bytes; 0 at the end, -1 on error (in raw's error string).
   la_ssize_t pull(const void** out) {
@@ -45,7 +47,11 @@ struct TarSide {
     la_int64_t offset = 0;
     int r = archive_read_data_block(raw, out, &size, &offset);
     if (r == ARCHIVE_EOF) return 0;
-    if (r < ARCHIVE_WARN) return -1;
+    if (r < ARCHIVE_WARN) {
+      const char* reason = archive_error_string(raw);
+      error = reason ? reason : "cannot decompress";
+      return -1;
+    }
     hash.update(*out, size);
     count += size;
     return la_ssize_t(size);
@@ -58,6 +64,7 @@ la_ssize_t read_stored(archive* a, void* ctx, const void** out) {
     *out = s->buf.data();
     return la_ssize_t(s->pull());
   } catch (const std::exception& e) {
+    s->error = e.what();
     archive_set_error(a, EIO, "%s", e.what());
     return -1;
   }
@@ -66,10 +73,7 @@ la_ssize_t read_stored(archive* a, void* ctx, const void** out) {
 la_ssize_t read_tar(archive* a, void* ctx, const void** out) {
   auto* t = static_cast<TarSide*>(ctx);
   la_ssize_t n = t->pull(out);
-  if (n < 0) {
-    const char* reason = archive_error_string(t->raw);
-    archive_set_error(a, archive_errno(t->raw), "%s", reason ? reason : "cannot decompress");
-  }
+  if (n < 0) archive_set_error(a, EIO, "%s", t->error.c_str());
   return n;
 }
 
@@ -79,7 +83,10 @@ ArchivePtr new_reader() {
   return a;
 }
 
-[[noreturn]] void fail(archive* a) {
+// The first cause of a failure: the blob's stream, the decompressor, then `a`.
+[[noreturn]] void throw_first_cause(const StoredSide& stored, const TarSide& tar, archive* a) {
+  if (!stored.error.empty()) throw InputError(stored.error);
+  if (!tar.error.empty()) throw InputError(tar.error);
   const char* reason = archive_error_string(a);
   throw InputError(reason ? reason : "unreadable data");
 }
@@ -98,22 +105,33 @@ LayerFacts read_verbatim(ByteStream& blob) {
   archive_read_support_filter_bzip2(raw.get());
   archive_read_support_filter_lz4(raw.get());
   archive_read_support_format_raw(raw.get());
+  TarSide tar_side(raw.get());
+  auto fail = [&](archive* a) { throw_first_cause(stored, tar_side, a); };
   if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get());
   archive_entry* e = nullptr;
   int r = archive_read_next_header(raw.get(), &e);
   if (r < ARCHIVE_WARN) fail(raw.get());
 
   LayerFacts facts;
-  TarSide tar_side(raw.get());
   if (r != ARCHIVE_EOF) {
     ArchivePtr tar = new_reader();
     archive_read_support_format_tar(tar.get());
     if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get());
     LayerBuilder builder(facts);
     while ((r = archive_read_next_header(tar.get(), &e)) != ARCHIVE_EOF) {
-      if (r < ARCHIVE_WARN) fail(tar.get());
+      // ARCHIVE_RETRY is a damaged header: libarchive would resynchronise, we refuse.
+      if (r != ARCHIVE_OK && r != ARCHIVE_WARN) fail(tar.get());
       const char* path = archive_entry_pathname(e);
-      builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
+      if (r == ARCHIVE_WARN) {
+        const char* reason = archive_error_string(tar.get());
+        facts.warnings.push_back(std::string(path ? path : "") + ": " + (reason ? reason : "odd header"));
+      }
+      try {
+        builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
+      } catch (const InputError&) {
+        if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get());
+        throw;
+      }
     }
     // The tar end marker comes before the stream ends: the digests cover every byte.
     const void* block;
