@@ -20,6 +20,17 @@ struct TarEntrySpec {
   std::string content;  // File
   std::string link;     // Symlink target / Hardlink target
   uint32_t mode = 0644;
+
+  static TarEntrySpec file(std::string path, std::string content, uint32_t mode = 0644) {
+    return {File, std::move(path), std::move(content), "", mode};
+  }
+  static TarEntrySpec dir(std::string path, uint32_t mode = 0755) { return {Dir, std::move(path), "", "", mode}; }
+  static TarEntrySpec symlink(std::string path, std::string target) {
+    return {Symlink, std::move(path), "", std::move(target), 0777};
+  }
+  static TarEntrySpec hardlink(std::string path, std::string target) {
+    return {Hardlink, std::move(path), "", std::move(target), 0644};
+  }
 };
 
 // A tar stream, compressed as asked.

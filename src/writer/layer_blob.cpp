@@ -42,7 +42,7 @@ void add_tree(TarBuilder& tar, const fs::path& root, const fs::path& dir,
   for (const fs::path& p : children) {
     struct stat st;
     if (lstat(p.c_str(), &st) != 0) throw std::runtime_error("cannot stat " + p.string());
-    std::string rel = fs::relative(p, root).generic_string();
+    std::string rel = p.lexically_relative(root).generic_string();
     uint32_t perm = st.st_mode & 07777;
     if (S_ISDIR(st.st_mode)) {
       tar.add_dir(rel, perm);
