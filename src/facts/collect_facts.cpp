@@ -13,6 +13,8 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
   ImageFacts facts;
   facts.view = &view;
   facts.image = std::move(image);
+  for (auto& l : facts.image.layers)
+    for (auto& name : l.packages_added) facts.package_layer.emplace(name, l.index);
   facts.distro = detect_distro(view);
   facts.libc = detect_libc(view, facts.distro);
 

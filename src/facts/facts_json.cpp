@@ -26,7 +26,8 @@ void to_json(nlohmann::json& j, const LayerInfo& l) {
        {"media_type", l.media_type},
        {"compressed_size", l.compressed_size},
        {"uncompressed_size", l.uncompressed_size},
-       {"created_by", l.created_by}};
+       {"created_by", l.created_by},
+       {"packages_added", l.packages_added}};
 }
 
 void to_json(nlohmann::json& j, const ImageInfo& i) {

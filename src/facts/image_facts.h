@@ -21,6 +21,7 @@ struct LayerInfo {
   uint64_t compressed_size = 0;
   uint64_t uncompressed_size = 0;
   std::string created_by;  // from the config history, matched skipping empty_layer entries
+  std::vector<std::string> packages_added;  // apk/dpkg packages whose record first appears in this layer's database
 };
 
 struct ImageInfo {
@@ -108,6 +109,7 @@ struct ImageFacts {
   TzFacts tz;
   PythonFacts python;
   const FsView* view = nullptr;
+  std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
 };
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view);

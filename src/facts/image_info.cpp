@@ -1,3 +1,5 @@
+#include <set>
+
 #include "facts/image_facts.h"
 #include "util/error.h"
 
@@ -23,6 +25,24 @@ std::vector<std::string> string_list(const nlohmann::json& obj, const char* key)
     out.push_back(v.get<std::string>());
   }
   return out;
+}
+
+// Package names of each database a layer wrote, in the order the databases are read.
+std::vector<std::string> packages_in_layer(const LayerFacts& layer) {
+  std::vector<std::string> names;
+  auto add = [&](const std::vector<Package>& pkgs) {
+    for (auto& p : pkgs) names.push_back(p.name);
+  };
+  for (const char* db : {"lib/apk/db/installed", "usr/lib/apk/db/installed"})
+    if (auto it = layer.texts.find(db); it != layer.texts.end()) add(parse_apk_installed(it->second));
+  const std::string status_d = "var/lib/dpkg/status.d/";
+  for (auto it = layer.texts.lower_bound("var/lib/dpkg/status"); it != layer.texts.end(); ++it) {
+    if (it->first == "var/lib/dpkg/status" || it->first.compare(0, status_d.size(), status_d) == 0)
+      add(parse_dpkg_status(it->second));
+    else if (it->first.compare(0, 19, "var/lib/dpkg/status") != 0)
+      break;
+  }
+  return names;
 }
 
 }  // namespace
@@ -77,6 +97,7 @@ ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFact
       for (auto& d : *ids) diff_ids.push_back(d.is_string() ? d.get<std::string>() : std::string());
   }
 
+  std::set<std::string> seen_packages;
   for (size_t i = 0; i < layers.size(); ++i) {
     const LayerFacts& l = layers[i];
     LayerInfo li;
@@ -87,6 +108,8 @@ ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFact
     li.compressed_size = l.compressed_size;
     li.uncompressed_size = l.uncompressed_size;
     if (i < created_by.size()) li.created_by = created_by[i];
+    for (auto& name : packages_in_layer(l))
+      if (seen_packages.insert(name).second) li.packages_added.push_back(name);
     info.layers.push_back(std::move(li));
   }
   return info;

@@ -1,0 +1,90 @@
+#include "view_builder.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+#include "util/sha256.h"
+
+namespace imgaudit::test {
+
+namespace {
+
+class StringStream : public ByteStream {
+ public:
+  explicit StringStream(const std::string& bytes) : bytes_(bytes) {}
+  size_t read(void* buf, size_t n) override {
+    n = std::min(n, bytes_.size() - pos_);
+    std::copy_n(bytes_.data() + pos_, n, static_cast<char*>(buf));
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  const std::string& bytes_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+const ElfFacts* ViewBuilder::inspect(const std::string& host_path) {
+  ElfResult r = inspect_elf(read_file(host_path));
+  EXPECT_TRUE(r.facts) << host_path << ": " << (r.error ? r.error->message : "no facts");
+  return keep(r.facts ? *r.facts : ElfFacts());
+}
+
+const ElfFacts* ViewBuilder::keep(ElfFacts facts) {
+  elves_.push_back(std::move(facts));
+  return &elves_.back();
+}
+
+void ViewBuilder::elf(const std::string& path, const ElfFacts* facts, int layer) {
+  Node n;
+  n.type = EntryType::File;
+  n.mode = 0755;
+  n.size = 1000;
+  n.layer = layer;
+  n.elf = facts;
+  view.put(path, n);
+}
+
+void ViewBuilder::text(const std::string& path, const std::string& content, int layer) {
+  texts_.push_back(content);
+  Node n;
+  n.type = EntryType::File;
+  n.mode = 0644;
+  n.size = content.size();
+  n.layer = layer;
+  n.text = &texts_.back();
+  view.put(path, n);
+}
+
+void ViewBuilder::symlink(const std::string& path, const std::string& target, int layer) {
+  Node n;
+  n.type = EntryType::Symlink;
+  n.mode = 0777;
+  n.link = target;
+  n.layer = layer;
+  view.put(path, n);
+}
+
+void ViewBuilder::dir(const std::string& path, int layer) {
+  Node n;
+  n.type = EntryType::Dir;
+  n.mode = 0755;
+  n.layer = layer;
+  view.put(path, n);
+}
+
+std::optional<LayerFacts> read_minirootfs(const std::string& arch, std::string* why) {
+  std::string tarball = alpine_minirootfs(arch);
+  if (tarball.empty()) {
+    *why = "the Alpine 3.20.3 minirootfs for " + arch + " is not in ../shared/rootfs beside the project";
+    return std::nullopt;
+  }
+  std::string bytes = read_file(tarball);
+  Descriptor d{"application/vnd.oci.image.layer.v1.tar+gzip", Sha256::of(bytes), static_cast<int64_t>(bytes.size())};
+  StringStream stream(bytes);
+  return read_layer(stream, d, "");
+}
+
+}  // namespace imgaudit::test

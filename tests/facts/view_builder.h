@@ -1,0 +1,37 @@
+#pragma once
+#include <deque>
+#include <string>
+
+#include "facts/image_facts.h"
+#include "layer/fs_view.h"
+
+namespace imgaudit::test {
+
+// Builds a merged view by hand: ELF facts come from inspect_elf over real
+// files (compiled in the test or the host's own libc), texts as given.
+class ViewBuilder {
+ public:
+  // inspect_elf over a file on this machine; fails the test when it is not an ELF.
+  const ElfFacts* inspect(const std::string& host_path);
+  const ElfFacts* keep(ElfFacts facts);  // hand-made facts, kept alive with the view
+
+  void elf(const std::string& path, const ElfFacts* facts, int layer = 0);
+  void elf_file(const std::string& path, const std::string& host_path, int layer = 0) {
+    elf(path, inspect(host_path), layer);
+  }
+  void text(const std::string& path, const std::string& content, int layer = 0);
+  void symlink(const std::string& path, const std::string& target, int layer = 0);
+  void dir(const std::string& path, int layer = 0);
+
+  FsView view;
+
+ private:
+  std::deque<ElfFacts> elves_;
+  std::deque<std::string> texts_;
+};
+
+// The real Alpine minirootfs of `arch` read as one layer; nullopt (with the
+// reason in *why) when the tarball is absent.
+std::optional<LayerFacts> read_minirootfs(const std::string& arch, std::string* why);
+
+}  // namespace imgaudit::test
