@@ -76,6 +76,7 @@ struct SymbolEvidence {
   bool any = false;
   bool thread_start = false;  // pthread_create / thrd_create
   bool defines_libc_start_main = false;
+  LibcKind static_libc = LibcKind::Unknown;  // from libc internals linked into the file
   std::string allocator;
 };
 
@@ -88,6 +89,10 @@ SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool
       ev.thread_start = true;
     else if (name == "__libc_start_main" && defined)
       ev.defines_libc_start_main = true;
+    else if (defined && (name == "__init_libc" || name == "__copy_tls"))
+      ev.static_libc = LibcKind::Musl;
+    else if (defined && (name == "_dl_aux_init" || name == "__libc_setup_tls"))
+      ev.static_libc = LibcKind::Glibc;
     else if (ev.allocator.empty()) {
       if (name == "mi_malloc") ev.allocator = "mimalloc";
       else if (name == "je_malloc" || name == "mallctl") ev.allocator = "jemalloc";
@@ -245,6 +250,7 @@ ElfFacts collect(const ElfFile& file) {
   if (f.is_musl_loader) f.libc = LibcKind::Musl;
   else if (f.linkage == Linkage::Dynamic) f.libc = libc_of_dynamic(f);
   else if (go && go->cgo != true) f.libc = LibcKind::None;
+  else if (symbols.static_libc != LibcKind::Unknown) f.libc = symbols.static_libc;
   else if (glibc_signature) f.libc = LibcKind::Glibc;
   else if (musl_signature) f.libc = LibcKind::Musl;
 

@@ -1,0 +1,119 @@
+#include "elf_test_support.h"
+
+namespace imgaudit::test {
+namespace {
+
+TEST(ElfLinkage, GccDynamic) {
+  TempDir dir;
+  std::string bin = build(dir, "gcc", kHelloC, "hello");
+  ASSERT_FALSE(bin.empty());
+  for (const std::string& path : {bin, stripped_copy(bin)}) {
+    ElfFacts f = facts_of_file(path);
+    EXPECT_EQ(f.machine, "x86_64");
+    EXPECT_EQ(f.elf_class, 64);
+    EXPECT_TRUE(f.little_endian);
+    EXPECT_EQ(f.type, "dyn");  // Debian's gcc builds PIE by default
+    EXPECT_EQ(f.linkage, Linkage::Dynamic);
+    EXPECT_EQ(f.interpreter, "/lib64/ld-linux-x86-64.so.2");
+    EXPECT_EQ(f.needed, std::vector<std::string>{"libc.so.6"});
+    EXPECT_EQ(f.libc, LibcKind::Glibc);
+    EXPECT_EQ(f.glibc_required, "GLIBC_2.34");  // __libc_start_main@GLIBC_2.34
+    EXPECT_EQ(f.threads, std::optional<bool>(false));
+    EXPECT_TRUE(f.has_gnu_stack);
+    EXPECT_EQ(f.gnu_stack_flags, 6u);  // RW, not executable
+    EXPECT_FALSE(f.rust);
+    EXPECT_FALSE(f.packed);
+    EXPECT_EQ(f.allocator, "");
+    EXPECT_EQ(f.go_version, "");
+    EXPECT_FALSE(f.is_musl_loader);
+  }
+}
+
+TEST(ElfLinkage, GccStatic) {
+  TempDir dir;
+  std::string bin = build(dir, "gcc", kHelloC, "hello", "-static");
+  ASSERT_FALSE(bin.empty());
+  ElfFacts f = facts_of_file(bin);
+  EXPECT_EQ(f.type, "exec");
+  EXPECT_EQ(f.linkage, Linkage::Static);
+  EXPECT_EQ(f.interpreter, "");
+  EXPECT_TRUE(f.needed.empty());
+  EXPECT_EQ(f.libc, LibcKind::Glibc);
+  EXPECT_EQ(f.threads, std::optional<bool>(false));
+  ElfFacts s = facts_of_file(stripped_copy(bin));
+  EXPECT_EQ(s.linkage, Linkage::Static);
+  EXPECT_EQ(s.libc, LibcKind::Glibc);
+  EXPECT_EQ(s.threads, std::nullopt);  // no symbols left to tell
+}
+
+TEST(ElfLinkage, GccStaticPie) {
+  TempDir dir;
+  std::string bin = build(dir, "gcc", kHelloC, "hello", "-static-pie");
+  ASSERT_FALSE(bin.empty());
+  for (const std::string& path : {bin, stripped_copy(bin)}) {
+    ElfFacts f = facts_of_file(path);
+    EXPECT_EQ(f.type, "dyn");
+    EXPECT_EQ(f.linkage, Linkage::StaticPie);
+    EXPECT_EQ(f.interpreter, "");
+    EXPECT_TRUE(f.needed.empty());
+    EXPECT_EQ(f.libc, LibcKind::Glibc);
+  }
+}
+
+TEST(ElfLinkage, MuslDynamic) {
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", kHelloC, "hello");
+  ASSERT_FALSE(bin.empty());
+  for (const std::string& path : {bin, stripped_copy(bin)}) {
+    ElfFacts f = facts_of_file(path);
+    EXPECT_EQ(f.linkage, Linkage::Dynamic);
+    EXPECT_EQ(f.interpreter, "/lib/ld-musl-x86_64.so.1");
+    EXPECT_EQ(f.needed, std::vector<std::string>{"libc.so"});
+    EXPECT_EQ(f.libc, LibcKind::Musl);
+    EXPECT_TRUE(f.version_needs.empty());
+    EXPECT_EQ(f.glibc_required, "");
+    EXPECT_EQ(f.threads, std::optional<bool>(false));
+  }
+}
+
+TEST(ElfLinkage, MuslStatic) {
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", kHelloC, "hello", "-static");
+  ASSERT_FALSE(bin.empty());
+  ElfFacts f = facts_of_file(bin);
+  EXPECT_EQ(f.linkage, Linkage::Static);
+  EXPECT_EQ(f.libc, LibcKind::Musl);
+  EXPECT_EQ(f.threads, std::optional<bool>(false));
+  EXPECT_FALSE(f.is_musl_loader);
+  ElfFacts s = facts_of_file(stripped_copy(bin));
+  EXPECT_EQ(s.linkage, Linkage::Static);
+  EXPECT_EQ(s.libc, LibcKind::Unknown);  // a stripped static hello keeps no musl string at all
+  EXPECT_EQ(s.threads, std::nullopt);
+}
+
+TEST(ElfLinkage, MuslStaticStrippedKnownByStrerrorTable) {
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", R"(#include <stdio.h>
+#include <string.h>
+int main(int argc, char** argv) { puts(strerror(argc)); return 0; }
+)", "strerror", "-static");
+  ASSERT_FALSE(bin.empty());
+  ElfFacts f = facts_of_file(stripped_copy(bin));
+  EXPECT_EQ(f.linkage, Linkage::Static);
+  EXPECT_EQ(f.libc, LibcKind::Musl);
+}
+
+TEST(ElfLinkage, ThreadsFromSymbols) {
+  TempDir dir;
+  std::string dyn = build(dir, "gcc", kThreadsC, "threads");
+  std::string musl_static = build(dir, "musl-gcc", kThreadsC, "threads-musl", "-static");
+  ASSERT_FALSE(dyn.empty());
+  ASSERT_FALSE(musl_static.empty());
+  EXPECT_EQ(facts_of_file(dyn).threads, std::optional<bool>(true));
+  EXPECT_EQ(facts_of_file(stripped_copy(dyn)).threads, std::optional<bool>(true));
+  EXPECT_EQ(facts_of_file(musl_static).threads, std::optional<bool>(true));
+  EXPECT_EQ(facts_of_file(stripped_copy(musl_static)).threads, std::nullopt);
+}
+
+}  // namespace
+}  // namespace imgaudit::test
