@@ -54,8 +54,19 @@ nlohmann::json read_config(const TarStore& store, const std::string& path, std::
   return config;
 }
 
+// "app" -> "docker.io/library/app:latest", as docker names images.
+std::string normalized_reference(std::string ref) {
+  size_t slash = ref.find('/');
+  std::string first = slash == std::string::npos ? "" : ref.substr(0, slash);
+  bool has_registry = first.find_first_of(".:") != std::string::npos || first == "localhost";
+  if (!has_registry) ref = (slash == std::string::npos ? "docker.io/library/" : "docker.io/") + ref;
+  size_t colon = ref.rfind(':');
+  if (ref.find('@') == std::string::npos && (colon == std::string::npos || colon < ref.rfind('/'))) ref += ":latest";
+  return ref;
+}
+
 bool tag_matches(const std::string& repo_tag, const std::string& reference) {
-  return repo_tag == reference || repo_tag == reference + ":latest";
+  return repo_tag == reference || normalized_reference(repo_tag) == normalized_reference(reference);
 }
 
 const SavedImage& choose(const TarStore& store, const std::vector<SavedImage>& images, const std::string& reference,
