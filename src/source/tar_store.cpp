@@ -23,7 +23,8 @@ struct archive* open_reader(const std::string& file) {
   if (archive_read_open_filename(a, file.c_str(), 1 << 16) != ARCHIVE_OK) {
     std::string msg = archive_error_string(a) ? archive_error_string(a) : "cannot open";
     archive_read_free(a);
-    throw InputError(msg);
+    FileStream readable(file);  // throws the system's reason when the file itself cannot be read
+    throw InputError("not a tar archive (" + msg + ")");
   }
   return a;
 }

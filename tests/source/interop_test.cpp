@@ -22,7 +22,7 @@ std::vector<std::string> diff_ids(const ImageSpec& spec) {
 
 }  // namespace
 
-TEST(SourceInterop, SkopeoDockerArchiveWithMemberSymlinks) {
+TEST(SourceInterop, SkopeoDockerArchive) {
   if (!have_tool("skopeo")) GTEST_SKIP() << "skopeo is not installed";
   TempDir t;
   ImageSpec spec = skopeo_friendly_spec();
