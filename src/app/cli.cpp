@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/audit.h"
+#include "rules/catalog.h"
 #include "util/error.h"
 #include "version.h"
 
@@ -27,6 +28,23 @@ bool color_wanted(const std::string& output_file) {
   return output_file.empty() && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 }
 
+int print_rules(std::ostream& out) {
+  for (auto& r : Catalog::builtin().rules())
+    out << r.id << std::string(r.id.size() < 26 ? 26 - r.id.size() : 1, ' ') << to_string(r.severity)
+        << std::string(9 - std::string(to_string(r.severity)).size(), ' ') << r.title << '\n';
+  return kExitClean;
+}
+
+int explain_rule(std::ostream& out, const std::string& id) {
+  const Rule* r = Catalog::builtin().find(id);
+  if (!r) return fail(id + ": unknown rule id (imgaudit rules lists them)");
+  out << r->id << " (" << to_string(r->severity) << "): " << r->title << "\n\n" << r->explanation << "\n\nFix:\n";
+  for (auto& [key, advice] : r->advice) out << "  " << (key == "default" ? "in general" : key) << ": " << advice << '\n';
+  if (!r->references.empty()) out << "\nReferences:\n";
+  for (auto& ref : r->references) out << "  " << ref << '\n';
+  return kExitClean;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -38,7 +56,7 @@ int run_cli(int argc, char** argv) {
   unsigned jobs = 0;
   app.add_option("IMAGE", image,
                  "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, or a path detected by content")
-      ->required();
+      ;
   app.add_option("--platform", platform, "os/arch[/variant] to pick from a multi-platform image");
   app.add_option("--format", format, "report format")->check(CLI::IsMember({"text", "json"}));
   app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
@@ -47,8 +65,17 @@ int run_cli(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "text: print findings only; nothing when there are none");
   app.add_option("-j,--jobs", jobs, "layers read at once (default: one per core)");
 
+  auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
+  std::string explain_id;
+  auto* explain_cmd = app.add_subcommand("explain", "print one rule in full");
+  explain_cmd->add_option("ID", explain_id, "rule id, as in imgaudit rules")->required();
+  app.require_subcommand(0, 1);
+
   try {
     app.parse(argc, argv);
+    if (rules_cmd->parsed()) return print_rules(std::cout);
+    if (explain_cmd->parsed()) return explain_rule(std::cout, explain_id);
+    if (image.empty()) throw CLI::RequiredError("IMAGE");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

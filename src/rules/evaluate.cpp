@@ -3,13 +3,21 @@
 #include <algorithm>
 
 #include "rules/finding_groups.h"
+#include "rules/environment_rules.h"
 #include "rules/linkage_rules.h"
+#include "rules/package_rules.h"
+#include "rules/runtime_rules.h"
+#include "rules/wheel_rules.h"
 
 namespace imgaudit {
 
 std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   FindingGroups groups(facts);
   check_linkage(facts, groups);
+  check_runtime(facts, groups);
+  check_environment(facts, groups);
+  check_packages(facts, groups);
+  check_wheels(facts, groups);
   std::vector<Finding> out;
   groups.emit(out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {

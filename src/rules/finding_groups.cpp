@@ -29,7 +29,7 @@ void FindingGroups::add(const std::string& rule_id, int layer, const std::string
     g.vars = std::move(vars);
     g.advice_keys = std::move(advice_keys);
   }
-  g.paths.push_back(display_path(path));
+  if (!path.empty()) g.paths.push_back(display_path(path));
 }
 
 void FindingGroups::emit(std::vector<Finding>& out) const {

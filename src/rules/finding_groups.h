@@ -16,7 +16,8 @@ class FindingGroups {
  public:
   explicit FindingGroups(const ImageFacts& facts) : facts_(facts) {}
 
-  // `subject` separates problems of one rule within a layer (the missing
+  // `layer` is -1 for what the image config says (Env, User) rather than a
+  // file; `path` may then be empty. `subject` separates problems of one rule within a layer (the missing
   // interpreter, the set of missing libraries). `vars` fill the templates;
   // `advice_keys` are tried in order before the distro id and "default".
   void add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,

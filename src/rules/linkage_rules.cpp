@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "rules/program_kind.h"
+
 namespace imgaudit {
 
 namespace {
@@ -76,8 +78,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     }
 
     // glibc's own objects require each other's versions: they ship together.
-    const bool part_of_glibc = !e.glibc_release.empty() || e.soname.rfind("ld-linux", 0) == 0;
-    if (image_libc == LibcKind::Glibc && !part_of_glibc && !facts.libc.version.empty() && !e.glibc_required.empty() &&
+    if (image_libc == LibcKind::Glibc && !is_libc_itself(e) && !facts.libc.version.empty() && !e.glibc_required.empty() &&
         version_newer(e.glibc_required, facts.libc.version)) {
       auto needed = e.glibc_required.substr(e.glibc_required.find('_') + 1);
       groups.add("glibc-too-old", layer, e.glibc_required, b.path,

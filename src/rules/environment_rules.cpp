@@ -1,0 +1,102 @@
+// What the image gives its programs: tzdata-missing, tz-env-without-tzdata,
+// ca-certificates-missing, runs-as-root.
+#include "rules/environment_rules.h"
+
+#include "rules/program_kind.h"
+#include "util/paths.h"
+
+namespace imgaudit {
+
+namespace {
+
+// Where OpenSSL, GnuTLS, Go's crypto/x509 and Python's ssl look for roots.
+const char* const kCaBundles[] = {
+    "etc/ssl/certs/ca-certificates.crt",                 // Debian, Ubuntu, Alpine
+    "etc/ssl/cert.pem",                                  // Alpine, OpenSSL default
+    "etc/pki/tls/certs/ca-bundle.crt",                   // Fedora, RHEL
+    "etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",  // RHEL
+    "etc/ssl/ca-bundle.pem",                             // openSUSE
+    "etc/pki/tls/cacert.pem",                            // OpenELEC
+};
+
+bool has_ca_bundle(const FsView& view) {
+  for (auto p : kCaBundles)
+    if (const Node* n = view.lookup(p); n && n->type == EntryType::File && n->size > 0) return true;
+  return false;
+}
+
+// Why this binary speaks TLS, or "" when it does not.
+std::string tls_user(const BinaryFacts& b) {
+  const ElfFacts& e = *b.elf;
+  if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
+  for (auto& n : e.needed)
+    if (n.rfind("libssl.so", 0) == 0 || n.rfind("libgnutls.so", 0) == 0 || n.rfind("libcurl.so", 0) == 0)
+      return n;
+  auto name = base_name(b.path);
+  if (name.rfind("_ssl.", 0) == 0) return "Python ssl module";
+  return "";
+}
+
+bool carries_own_zones(const ImageFacts& facts) {
+  for (auto& d : facts.python.dists)
+    if (d.name == "tzdata") return true;
+  return false;
+}
+
+// Programs that read zone files: anything dynamic or static but Go with
+// embedded tzdata (and Python when the tzdata package is installed).
+bool needs_zoneinfo(const ImageFacts& facts) {
+  const bool python_has_zones = carries_own_zones(facts);
+  for (auto& b : facts.binaries) {
+    const ElfFacts& e = *b.elf;
+    if (!is_program(e)) continue;
+    if (!e.go_version.empty() && e.go_tzdata) continue;
+    if (python_has_zones && base_name(b.path).rfind("python", 0) == 0) continue;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_environment(const ImageFacts& facts, FindingGroups& groups) {
+  constexpr int kConfig = -1;  // image-wide findings belong to no layer
+  const FsView& view = *facts.view;
+
+  if (!facts.tz.has_zoneinfo) {
+    if (facts.tz.tz_env && facts.tz.tz_zone_present == false) {
+      groups.add("tz-env-without-tzdata", kConfig, "", "", {{"tz", *facts.tz.tz_env}});
+    } else if (needs_zoneinfo(facts)) {
+      groups.add("tzdata-missing", kConfig, "", "", {});
+    }
+  } else if (facts.tz.tz_env && facts.tz.tz_zone_present == false) {
+    groups.add("tz-env-without-tzdata", kConfig, "", "", {{"tz", *facts.tz.tz_env}});
+  }
+
+  if (!has_ca_bundle(view)) {
+    std::vector<std::pair<const BinaryFacts*, std::string>> clients;
+    std::string why_all;
+    for (auto& b : facts.binaries) {
+      auto why = tls_user(b);
+      if (why.empty()) continue;
+      clients.emplace_back(&b, why);
+      if (why_all.find(why) == std::string::npos) why_all += (why_all.empty() ? "" : ", ") + why;
+    }
+    for (auto& [b, why] : clients)
+      groups.add("ca-certificates-missing", facts.image.layers.empty() ? -1 : b->layer, "", b->path,
+                 {{"tls_users", why_all}});
+  }
+
+  if (!facts.image.layers.empty()) {  // a rootfs folder has no config and so no User
+    const std::string& user = facts.image.user;
+    const std::string uid = user.substr(0, user.find(':'));
+    if (uid.empty() || uid == "root" || uid == "0") {
+      std::vector<std::string> keys;
+      if (facts.distro.id.empty() && facts.libc.family != LibcKind::None) keys.push_back("distroless");
+      groups.add("runs-as-root", kConfig, "", "",
+                 {{"user_shown", user.empty() ? "root (no USER in the Dockerfile)" : "USER " + user}}, keys);
+    }
+  }
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,8 @@
+#pragma once
+#include "rules/finding_groups.h"
+
+namespace imgaudit {
+
+void check_environment(const ImageFacts& facts, FindingGroups& groups);
+
+}  // namespace imgaudit

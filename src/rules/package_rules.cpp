@@ -1,0 +1,79 @@
+// What the packages say: build-tools-in-image.
+#include "rules/package_rules.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "util/paths.h"
+
+namespace imgaudit {
+
+namespace {
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool ends_with(const std::string& s, const std::string& p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+bool is_build_tool(const std::string& name) {
+  static const char* const exact[] = {"gcc", "g++", "cpp", "clang", "build-base", "build-essential", "linux-headers",
+                                      "linux-libc-dev", "binutils", "make", "cmake", "patch", "fortify-headers",
+                                      "pkgconf", "pkg-config", "autoconf", "automake", "libtool", "rust", "rustc",
+                                      "cargo", "go", "musl-dev", "libc-dev", "libc6-dev", "gfortran", "ninja",
+                                      "ninja-build", "meson"};
+  for (auto e : exact)
+    if (name == e) return true;
+  for (auto prefix : {"gcc-", "g++-", "cpp-", "clang-", "llvm", "golang-go", "golang-1", "binutils-"})
+    if (starts_with(name, prefix) && !ends_with(name, "-doc") && !starts_with(name, "gcc-12-base") &&
+        !starts_with(name, "gcc-14-base") && !starts_with(name, "gcc-13-base"))
+      return true;
+  return ends_with(name, "-dev");
+}
+
+std::string human_size(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (1u << 20)) snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
+  else snprintf(buf, sizeof buf, "%.0f KiB", bytes / 1024.0);
+  return buf;
+}
+
+std::string short_instruction(const std::string& created_by) {
+  std::string s = created_by;
+  for (auto prefix : {"/bin/sh -c #(nop) ", "/bin/sh -c ", "|"}) {
+    if (starts_with(s, prefix)) s = s.substr(strlen(prefix));
+  }
+  if (s.empty()) return "an unnamed layer";
+  if (s.size() > 100) s = s.substr(0, 97) + "...";
+  return "'" + s + "'";
+}
+
+}  // namespace
+
+void check_packages(const ImageFacts& facts, FindingGroups& groups) {
+  struct Found {
+    std::vector<const Package*> packages;
+    uint64_t bytes = 0;
+  };
+  std::map<int, Found> by_layer;
+  for (auto& p : facts.distro.packages) {
+    if (!is_build_tool(p.name)) continue;
+    auto it = facts.package_layer.find(p.name);
+    int layer = facts.image.layers.empty() ? -1 : (it == facts.package_layer.end() ? 0 : it->second);
+    auto& f = by_layer[layer];
+    f.packages.push_back(&p);
+    f.bytes += p.installed_size;
+  }
+  for (auto& [layer, f] : by_layer) {
+    std::sort(f.packages.begin(), f.packages.end(), [](auto* a, auto* b) { return a->installed_size > b->installed_size; });
+    std::string names;
+    for (size_t i = 0; i < f.packages.size() && i < 8; ++i) names += (i ? ", " : "") + f.packages[i]->name;
+    if (f.packages.size() > 8) names += " and " + std::to_string(f.packages.size() - 8) + " more";
+    std::string created_by = layer >= 0 && layer < (int)facts.image.layers.size() ? facts.image.layers[layer].created_by : "";
+    std::string db = f.packages.front()->manager == "apk" ? "lib/apk/db/installed" : "var/lib/dpkg/status";
+    groups.add("build-tools-in-image", layer, "", db,
+               {{"packages", names}, {"size", human_size(f.bytes)}, {"created_by_short", short_instruction(created_by)}});
+  }
+}
+
+}  // namespace imgaudit
