@@ -20,14 +20,11 @@ constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
   throw InputError(what + ": " + (reason ? reason : "unreadable data"));
 }
 
-// Appends up to `limit` more bytes of the current entry to `out`; returns false at the end.
-bool read_more(archive* a, std::string& out, size_t limit, const std::string& path) {
-  size_t old = out.size();
-  out.resize(old + limit);
-  la_ssize_t n = archive_read_data(a, out.data() + old, limit);
-  if (n < 0) throw_archive_error(a, "cannot read " + path);
-  out.resize(old + size_t(n));
-  return n > 0;
+// Reads up to `n` bytes of the current entry; returns how many, 0 at its end.
+size_t read_some(archive* a, char* buf, size_t n, const std::string& path) {
+  la_ssize_t got = archive_read_data(a, buf, n);
+  if (got < 0) throw_archive_error(a, "cannot read " + display_path(path));
+  return size_t(got);
 }
 
 EntryType classify(archive_entry* e, const char* hardlink) {
@@ -94,11 +91,11 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
 }
 
 void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {
-  std::string bytes;
-  read_more(a, bytes, 4, path);
-  bool elf = looks_like_elf(bytes);
+  char buf[1 << 16];
+  size_t head = read_some(a, buf, 4, path);
+  bool elf = looks_like_elf(std::string_view(buf, head));
   bool text = !elf && is_text_worth_reading(path);
-  if (!elf && !text) return;  // the caller's next header skips the rest without buffering
+  if (!elf && !text) return;  // the next header skips the rest without buffering
 
   uint64_t cap = elf ? kMaxElfSize : kMaxTextSize;
   if (size > cap) {
@@ -106,13 +103,16 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
                             " bytes is over the limit of " + std::to_string(cap));
     return;
   }
-  bytes.reserve(size_t(size) + 1);
-  while (read_more(a, bytes, 1 << 16, path)) {
-    if (bytes.size() > cap) {
+  std::string bytes;
+  bytes.reserve(size_t(size));  // appends below stay within it: memory is the file's size
+  bytes.append(buf, head);
+  while (size_t n = read_some(a, buf, sizeof buf, path)) {
+    if (bytes.size() + n > cap) {
       out_.warnings.push_back("skipped content of " + display_path(path) + ": over the limit of " +
                               std::to_string(cap) + " bytes");
       return;
     }
+    bytes.append(buf, n);
   }
   if (text) {
     out_.texts[path] = std::move(bytes);

@@ -49,7 +49,7 @@ struct TarSide {
     if (r == ARCHIVE_EOF) return 0;
     if (r < ARCHIVE_WARN) {
       const char* reason = archive_error_string(raw);
-      error = reason ? reason : "cannot decompress";
+      error = reason ? reason : "the compressed stream is corrupt or cut short";
       return -1;
     }
     hash.update(*out, size);
@@ -84,11 +84,12 @@ ArchivePtr new_reader() {
 }
 
 // The first cause of a failure: the blob's stream, the decompressor, then `a`.
-[[noreturn]] void throw_first_cause(const StoredSide& stored, const TarSide& tar, archive* a) {
+[[noreturn]] void throw_first_cause(const StoredSide& stored, const TarSide& tar, archive* a,
+                                    const char* what) {
   if (!stored.error.empty()) throw InputError(stored.error);
   if (!tar.error.empty()) throw InputError(tar.error);
   const char* reason = archive_error_string(a);
-  throw InputError(reason ? reason : "unreadable data");
+  throw InputError(std::string(what) + (reason ? reason : "unreadable data"));
 }
 
 // Reads and hashes the whole blob; errors carry libarchive's reason only.
@@ -106,7 +107,10 @@ LayerFacts read_verbatim(ByteStream& blob) {
   archive_read_support_filter_lz4(raw.get());
   archive_read_support_format_raw(raw.get());
   TarSide tar_side(raw.get());
-  auto fail = [&](archive* a) { throw_first_cause(stored, tar_side, a); };
+  auto fail = [&](archive* a) {
+    if (a == raw.get() && stored.count == 0 && stored.error.empty()) throw InputError("the blob is empty");
+    throw_first_cause(stored, tar_side, a, a == raw.get() ? "" : "not a valid tar stream: ");
+  };
   if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get());
   archive_entry* e = nullptr;
   int r = archive_read_next_header(raw.get(), &e);

@@ -258,7 +258,7 @@ TEST(ReadLayer, GarbageBytesAreAnInputError) {
   for (int i = 0; i < 5000; ++i) garbage += char((i * 7919 + 13) % 251);
   MemoryStream s(garbage);
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(garbage), ""); });
-  EXPECT_EQ(msg.rfind("layer " + Sha256::of(garbage) + ": ", 0), 0u) << msg;
+  EXPECT_EQ(msg, "layer " + Sha256::of(garbage) + ": not a valid tar stream: Unrecognized archive format");
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
@@ -300,6 +300,44 @@ TEST(ReadLayer, JsonRoundTrip) {
 
   j["format_version"] = kLayerFactsFormatVersion + 1;
   EXPECT_THROW(j.get<LayerFacts>(), InputError);
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+TEST(ReadLayerEdges, EmptyTarIsAnEmptyLayer) {
+  for (Compression c : {Compression::Gzip, Compression::Zstd, Compression::None}) {
+    LayerFacts l = layer_of({}, c);
+    EXPECT_TRUE(l.entries.empty());
+    EXPECT_TRUE(l.warnings.empty());
+  }
+}
+
+TEST(ReadLayerEdges, EmptyBlobIsAnInputError) {
+  MemoryStream s("");
+  try {
+    LayerFacts l = read_layer(s, descriptor_of(""), "");
+    ADD_FAILURE() << "read " << l.entries.size() << " entries from nothing";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "layer " + Sha256::of("") + ": the blob is empty");
+  }
+}
+
+TEST(ReadLayerEdges, ElfTruncatedInsideTheTarIsAnInputError) {
+  TempDir tmp;
+  ASSERT_TRUE(compile_c("gcc", kHelloC, tmp / "hello"));
+  std::string tar = make_layer_blob({file("bin/hello", read_file(tmp / "hello"))}, Compression::None);
+  std::string cut = tar.substr(0, 512 + 4096);
+  MemoryStream s(cut);
+  try {
+    read_layer(s, descriptor_of(cut), "");
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/bin/hello"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
