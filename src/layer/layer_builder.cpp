@@ -86,8 +86,8 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   out_.elves.erase(entry.path);
   out_.elf_errors.erase(entry.path);
   out_.texts.erase(entry.path);
+  out_.entries.push_back(entry);  // first: a folder's unreadable file is still a file
   if (entry.type == EntryType::File) read_content(a, entry.path, entry.size);
-  out_.entries.push_back(std::move(entry));
 }
 
 void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {

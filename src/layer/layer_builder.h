@@ -17,7 +17,8 @@ class LayerBuilder {
 
   // `name` is the entry's path relative to the root as written; `hardlink`
   // the hard link target likewise, or nullptr. Throws InputError with
-  // libarchive's reason when the content cannot be read.
+  // libarchive's reason when the content cannot be read (the entry itself
+  // is recorded by then).
   void add(archive* a, archive_entry* e, const std::string& name, const char* hardlink);
 
  private:

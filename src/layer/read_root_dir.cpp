@@ -48,9 +48,15 @@ LayerFacts read_root_dir(const std::string& dir) {
   for (;;) {
     int r = archive_read_next_header2(a.get(), entry.get());
     if (r == ARCHIVE_EOF) break;
-    if (r < ARCHIVE_WARN) fail("cannot read");
-    archive_read_disk_descend(a.get());
+    if (r == ARCHIVE_FATAL) fail("cannot read");
     const char* rel = relative_to(archive_entry_pathname(entry.get()), prefix);
+    if (r < ARCHIVE_WARN) {
+      const char* reason = archive_error_string(a.get());
+      facts.warnings.push_back("skipped " + std::string(rel ? rel : "an entry") + ": " +
+                               (reason ? reason : "unreadable"));
+      continue;
+    }
+    archive_read_disk_descend(a.get());
     if (!rel) continue;  // the root itself
     archive_entry* e = entry.get();
     archive_entry* spare = nullptr;
@@ -59,7 +65,7 @@ LayerFacts read_root_dir(const std::string& dir) {
     try {
       builder.add(a.get(), e, rel, hardlink);
     } catch (const InputError& err) {
-      throw InputError("rootfs " + dir + ": " + err.what());
+      facts.warnings.push_back(err.what());  // an unreadable file of a folder does not spoil the rest
     }
   }
   return facts;
