@@ -104,3 +104,27 @@ TEST(SourceArchive, AlpineMinirootfsAsALayer) {
   EXPECT_EQ(read_all(*img->open_blob(layers[0])), tar);
   EXPECT_EQ(img->config()["history"][0]["created_by"], "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz /");
 }
+
+TEST(SourceArchive, CompressedDockerSaveIsReadThroughItsFilter) {
+  if (!have_tool("gzip")) GTEST_SKIP() << "gzip is not installed";
+  TempDir t;
+  ImageSpec spec = sample_spec();
+  write_docker_archive(spec, t / "saved.tar", true);
+  ASSERT_EQ(run("gzip -k '" + t.path() + "/saved.tar'"), 0);
+  auto img = open_image(t / "saved.tar.gz", std::nullopt);
+  auto layers = img->layers();
+  ASSERT_EQ(layers.size(), 3u);
+  EXPECT_EQ(read_all(*img->open_blob(layers[1])), uncompressed_tar(spec.layers[1].bytes));
+}
+
+TEST(SourceArchive, MkimageAddsPlatformsToOneLayout) {
+  TempDir t;
+  write_file(t / "root/etc/issue", "hi\n");
+  for (const char* platform : {"linux/amd64", "linux/arm64/v8"}) {
+    std::string cmd = mkimage_binary() + " --format oci -o '" + t.path() + "/img' --tag multi --platform " + platform +
+                      " --layer '" + t.path() + "/root::gzip'";
+    ASSERT_EQ(run(cmd), 0) << cmd;
+  }
+  EXPECT_EQ(open_image("oci:" + t.path() + "/img:multi", Platform::parse("linux/arm64"))->config()["variant"], "v8");
+  EXPECT_EQ(open_image("oci:" + t.path() + "/img:multi", Platform::parse("linux/amd64"))->config()["architecture"], "amd64");
+}
