@@ -1,0 +1,304 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+
+#include "facts/loader.h"
+#include "test_support.h"
+#include "util/paths.h"
+#include "view_builder.h"
+
+namespace imgaudit {
+namespace {
+
+using test::ViewBuilder;
+
+const char* const kLibBarC = "int foo(void);\nint bar(void) { return foo() + 1; }\n";
+const char* const kUsesBarC = "int bar(void);\nint main(void) { return bar(); }\n";
+
+struct Recipe {
+  const char* compiler;
+  const char* source;
+  std::string flags;  // "@" stands for the build folder
+};
+
+// Test programs and libraries, each compiled on first use (a test process runs one test).
+const std::map<std::string, Recipe>& recipes() {
+  static const std::string link = " -L'@' -Wl,-rpath-link,'@'";
+  static const std::map<std::string, Recipe> r = {
+      {"libfoo.so", {"gcc", test::kLibFooC, "-shared -fPIC -Wl,-soname,libfoo.so"}},
+      {"libbar.so", {"gcc", kLibBarC, "-shared -fPIC -Wl,-soname,libbar.so" + link + " -lfoo"}},
+      {"app", {"gcc", test::kUsesFooC, link + " -lfoo"}},
+      {"app_rpath", {"gcc", test::kUsesFooC, link + " -lfoo -Wl,--disable-new-dtags,-rpath,/opt/rp"}},
+      {"app_runpath", {"gcc", test::kUsesFooC, link + " -lfoo -Wl,--enable-new-dtags,-rpath,/opt/rn"}},
+      {"app_origin", {"gcc", test::kUsesFooC, link + " -lfoo -Wl,-rpath,'$ORIGIN/../lib'"}},
+      {"bar", {"gcc", kUsesBarC, link + " -lbar"}},
+      {"bar_rpath", {"gcc", kUsesBarC, link + " -lbar -Wl,--disable-new-dtags,-rpath,/opt/rp"}},
+      {"bar_runpath", {"gcc", kUsesBarC, link + " -lbar -Wl,--enable-new-dtags,-rpath,/opt/rn"}},
+      {"libfoo32.so", {"gcc -m32 -nostdlib", test::kLibFooC, "-shared -fPIC -Wl,-soname,libfoo.so"}},
+      {"musl/libfoo.so", {"musl-gcc", test::kLibFooC, "-shared -fPIC -Wl,-soname,libfoo.so"}},
+      {"musl/app", {"musl-gcc", test::kUsesFooC, "-L'@/musl' -lfoo"}},
+  };
+  return r;
+}
+
+class FactsLoader : public ::testing::Test {
+ protected:
+  static void TearDownTestSuite() { dir_.reset(); }
+
+  // The path of a built test file, building it (and what it links with) first.
+  std::string at(const std::string& name) {
+    if (!dir_) dir_ = std::make_unique<test::TempDir>();
+    std::string out = *dir_ / name;
+    if (built_.count(name)) return out;
+    if (name == "libbar.so" || name.rfind("bar", 0) == 0) at("libfoo.so");
+    if (name.rfind("bar", 0) == 0) at("libbar.so");
+    if (name.rfind("app", 0) == 0) at("libfoo.so");
+    if (name == "musl/app") at("musl/libfoo.so");
+    const Recipe& r = recipes().at(name);
+    std::string flags = r.flags;
+    for (size_t k = flags.find('@'); k != std::string::npos; k = flags.find('@', k)) flags.replace(k, 1, dir_->path());
+    test::run("mkdir -p '" + parent_dir(out) + "'");
+    test::compile_c(r.compiler, r.source, out, flags);
+    built_.insert(name);
+    return out;
+  }
+
+  // A glibc image: Debian's loader and libc from this machine.
+  void glibc_base(ViewBuilder& b) {
+    b.elf_file("lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+    b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+    b.elf_file("lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6");
+  }
+
+  // A musl image: musl's loader from this machine's musl package.
+  void musl_base(ViewBuilder& b) {
+    const ElfFacts* musl = b.inspect("/lib/ld-musl-x86_64.so.1");
+    ASSERT_TRUE(musl->is_musl_loader);
+    b.elf("lib/ld-musl-x86_64.so.1", musl);
+  }
+
+  BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env = {},
+                         LibcKind image_libc = LibcKind::Glibc) {
+    ImageInfo info;
+    info.env = env;
+    LoaderEmulator loader(b.view, info, image_libc);
+    BinaryFacts bf;
+    bf.path = path;
+    const Node* n = b.view.find(path);
+    EXPECT_TRUE(n && n->elf) << path;
+    bf.elf = n ? n->elf : nullptr;
+    if (bf.elf) loader.resolve(bf);
+    return bf;
+  }
+
+  static std::unique_ptr<test::TempDir> dir_;
+  static std::set<std::string> built_;
+};
+
+std::unique_ptr<test::TempDir> FactsLoader::dir_;
+std::set<std::string> FactsLoader::built_;
+
+using Names = std::vector<std::string>;
+
+TEST_F(FactsLoader, FindsLibcAndLoaderOfAGlibcImage) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("usr/lib/x86_64-linux-gnu/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/bin/app", at("app"));
+  BinaryFacts bf = run_loader(b, "usr/bin/app");
+  EXPECT_TRUE(bf.interpreter_present);
+  EXPECT_EQ(bf.interpreter_resolved, "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  EXPECT_EQ(bf.interpreter_libc, LibcKind::Glibc);
+  EXPECT_EQ(bf.resolved, (std::map<std::string, std::string>{{"libc.so.6", "lib/x86_64-linux-gnu/libc.so.6"},
+                                                              {"libfoo.so", "usr/lib/x86_64-linux-gnu/libfoo.so"}}));
+  EXPECT_TRUE(bf.missing_needed.empty());
+}
+
+TEST_F(FactsLoader, RpathComesBeforeLdLibraryPathWhichComesBeforeRunpath) {
+  ViewBuilder b;
+  glibc_base(b);
+  for (auto dir : {"opt/rp", "opt/rn", "opt/llp", "usr/lib"}) b.elf_file(std::string(dir) + "/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/bin/app_rpath", at("app_rpath"));
+  b.elf_file("usr/bin/app_runpath", at("app_runpath"));
+  const Names env{"PATH=/usr/bin", "LD_LIBRARY_PATH=/opt/llp"};
+  EXPECT_EQ(run_loader(b, "usr/bin/app_rpath", env).resolved.at("libfoo.so"), "opt/rp/libfoo.so");
+  EXPECT_EQ(run_loader(b, "usr/bin/app_runpath", env).resolved.at("libfoo.so"), "opt/llp/libfoo.so");
+  EXPECT_EQ(run_loader(b, "usr/bin/app_runpath").resolved.at("libfoo.so"), "opt/rn/libfoo.so");
+}
+
+TEST_F(FactsLoader, RpathIsIgnoredWhenRunpathIsThere) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("opt/rp/libfoo.so", at("libfoo.so"));
+  b.elf_file("opt/rn/libfoo.so", at("libfoo.so"));
+  // Both tags, as older linkers wrote them with --enable-new-dtags.
+  ElfFacts both = *b.inspect(at("app_runpath"));
+  ASSERT_EQ(both.runpath, Names{"/opt/rn"});
+  both.rpath = {"/opt/rp"};
+  b.elf("usr/bin/app", b.keep(both));
+  EXPECT_EQ(run_loader(b, "usr/bin/app").resolved.at("libfoo.so"), "opt/rn/libfoo.so");
+}
+
+TEST_F(FactsLoader, RunpathServesOnlyTheObjectThatCarriesIt) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("opt/rn/libbar.so", at("libbar.so"));
+  b.elf_file("opt/rn/libfoo.so", at("libfoo.so"));
+  b.elf_file("opt/rp/libbar.so", at("libbar.so"));
+  b.elf_file("opt/rp/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/bin/bar_runpath", at("bar_runpath"));
+  b.elf_file("usr/bin/bar_rpath", at("bar_rpath"));
+
+  BinaryFacts rn = run_loader(b, "usr/bin/bar_runpath");
+  EXPECT_EQ(rn.resolved.at("libbar.so"), "opt/rn/libbar.so");
+  EXPECT_EQ(rn.missing_needed, Names{"libfoo.so"});  // libbar's own lookup does not see the executable's RUNPATH
+
+  BinaryFacts rp = run_loader(b, "usr/bin/bar_rpath");
+  EXPECT_EQ(rp.resolved.at("libbar.so"), "opt/rp/libbar.so");
+  EXPECT_TRUE(rp.missing_needed.empty());  // the executable's RPATH serves libbar's lookups too
+}
+
+TEST_F(FactsLoader, MissingLibraryOfALibraryCountsForTheExecutable) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("usr/lib/libbar.so", at("libbar.so"));
+  b.elf_file("usr/bin/bar", at("bar"));
+  BinaryFacts bf = run_loader(b, "usr/bin/bar");
+  EXPECT_EQ(bf.resolved.at("libbar.so"), "usr/lib/libbar.so");
+  EXPECT_EQ(bf.missing_needed, Names{"libfoo.so"});
+  EXPECT_EQ(run_loader(b, "usr/lib/libbar.so").missing_needed, Names{"libfoo.so"});
+}
+
+TEST_F(FactsLoader, OriginIsTheObjectsOwnFolder) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("opt/app/lib/libfoo.so", at("libfoo.so"));
+  b.elf_file("opt/app/bin/app", at("app_origin"));
+  b.elf_file("opt/other/bin/app", at("app_origin"));
+  EXPECT_EQ(run_loader(b, "opt/app/bin/app").resolved.at("libfoo.so"), "opt/app/lib/libfoo.so");
+  EXPECT_EQ(run_loader(b, "opt/other/bin/app").missing_needed, Names{"libfoo.so"});
+}
+
+TEST_F(FactsLoader, LdSoConfIncludesGlobbedFiles) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.text("etc/ld.so.conf", "# local\ninclude /etc/ld.so.conf.d/*.conf\n/opt/direct\n");
+  b.text("etc/ld.so.conf.d/app.conf", "# app libraries\n/opt/foo/lib\n");
+  b.text("etc/ld.so.conf.d/other.conf.disabled", "/opt/other\n");
+  b.text("etc/ld.so.conf.d/zz.conf", "include extra/*.conf\n");
+  b.text("etc/ld.so.conf.d/extra/e.conf", "/opt/extra:/opt/extra2\n");
+  b.elf_file("opt/foo/lib/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/bin/app", at("app"));
+
+  ImageInfo info;
+  LoaderEmulator loader(b.view, info, LibcKind::Glibc);
+  EXPECT_EQ(loader.ld_so_conf_dirs(), (Names{"opt/foo/lib", "opt/extra", "opt/extra2", "opt/direct"}));
+  EXPECT_EQ(run_loader(b, "usr/bin/app").resolved.at("libfoo.so"), "opt/foo/lib/libfoo.so");
+}
+
+TEST_F(FactsLoader, LdSoConfIncludingItselfEnds) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.text("etc/ld.so.conf", "include /etc/ld.so.conf\ninclude /etc/*.conf\n/opt/a\n");
+  ImageInfo info;
+  LoaderEmulator loader(b.view, info, LibcKind::Glibc);
+  EXPECT_EQ(loader.ld_so_conf_dirs(), Names{"opt/a"});
+}
+
+TEST_F(FactsLoader, MuslReadsItsPathFile) {
+  ViewBuilder b;
+  musl_base(b);
+  b.elf_file("opt/m2/libfoo.so", at("musl/libfoo.so"));
+  b.elf_file("usr/bin/app", at("musl/app"));
+  BinaryFacts plain = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
+  EXPECT_TRUE(plain.interpreter_present);
+  EXPECT_EQ(plain.interpreter_libc, LibcKind::Musl);
+  EXPECT_EQ(plain.resolved.at("libc.so"), "lib/ld-musl-x86_64.so.1");  // musl answers its own names
+  EXPECT_EQ(plain.missing_needed, Names{"libfoo.so"});
+
+  b.text("etc/ld-musl-x86_64.path", "/opt/m1\n/opt/m2:/usr/lib\n");
+  BinaryFacts with_file = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
+  EXPECT_EQ(with_file.resolved.at("libfoo.so"), "opt/m2/libfoo.so");
+  EXPECT_TRUE(with_file.missing_needed.empty());
+}
+
+TEST_F(FactsLoader, MuslDefaultPathAndLdLibraryPath) {
+  ViewBuilder b;
+  musl_base(b);
+  b.elf_file("usr/local/lib/libfoo.so", at("musl/libfoo.so"));
+  b.elf_file("opt/llp/libfoo.so", at("musl/libfoo.so"));
+  b.elf_file("usr/bin/app", at("musl/app"));
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).resolved.at("libfoo.so"), "usr/local/lib/libfoo.so");
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {"LD_LIBRARY_PATH=/opt/llp"}, LibcKind::Musl).resolved.at("libfoo.so"),
+            "opt/llp/libfoo.so");
+  b.text("etc/ld-musl-x86_64.path", "/usr/lib\n");
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
+}
+
+TEST_F(FactsLoader, MuslDoesNotAnswerGlibcSonamesButCompatLinksDo) {
+  ViewBuilder b;
+  musl_base(b);
+  b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1");
+  b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/bin/app", at("app"));
+  BinaryFacts bf = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
+  EXPECT_TRUE(bf.interpreter_present);
+  EXPECT_EQ(bf.interpreter_resolved, "lib/ld-musl-x86_64.so.1");
+  EXPECT_EQ(bf.interpreter_libc, LibcKind::Musl);  // musl behind a glibc name
+  EXPECT_EQ(bf.elf->libc, LibcKind::Glibc);
+  EXPECT_EQ(bf.missing_needed, Names{"libc.so.6"});
+
+  b.symlink("lib/libc.so.6", "ld-musl-x86_64.so.1");
+  bf = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
+  EXPECT_TRUE(bf.missing_needed.empty());
+  EXPECT_EQ(bf.resolved.at("libc.so.6"), "lib/ld-musl-x86_64.so.1");
+}
+
+TEST_F(FactsLoader, MuslReservedNames) {
+  for (auto name : {"libc.so", "libm.so", "libpthread.so", "libdl.so", "librt.so", "libutil.so", "libxnet.so",
+                    "libc.musl-x86_64.so.1", "ld-musl-aarch64.so.1"})
+    EXPECT_TRUE(LoaderEmulator::musl_answers(name)) << name;
+  for (auto name : {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "libcrypto.so.3", "libmagic.so.1"})
+    EXPECT_FALSE(LoaderEmulator::musl_answers(name)) << name;
+}
+
+TEST_F(FactsLoader, GlibcBinaryOnPlainMuslHasNoInterpreter) {
+  ViewBuilder b;
+  musl_base(b);
+  b.elf_file("usr/bin/app", at("app"));
+  BinaryFacts bf = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
+  EXPECT_FALSE(bf.interpreter_present);
+  EXPECT_EQ(bf.interpreter_libc, LibcKind::Unknown);
+  EXPECT_EQ(bf.missing_needed, (Names{"libfoo.so", "libc.so.6"}));
+}
+
+TEST_F(FactsLoader, SymlinkLoopIsMissingAndSearchGoesOn) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.symlink("lib/libfoo.so", "libfoo.so.1");
+  b.symlink("lib/libfoo.so.1", "/lib/libfoo.so");
+  b.elf_file("usr/bin/app", at("app"));
+  EXPECT_EQ(run_loader(b, "usr/bin/app").missing_needed, Names{"libfoo.so"});
+  b.elf_file("usr/lib/libfoo.so.1.0", at("libfoo.so"));
+  b.symlink("usr/lib/libfoo.so", "libfoo.so.1.0");
+  BinaryFacts bf = run_loader(b, "usr/bin/app");
+  EXPECT_EQ(bf.resolved.at("libfoo.so"), "usr/lib/libfoo.so.1.0");
+  EXPECT_TRUE(bf.missing_needed.empty());
+}
+
+TEST_F(FactsLoader, WrongClassCandidateIsSkipped) {
+  ViewBuilder b;
+  glibc_base(b);
+  const ElfFacts* foo32 = b.inspect(at("libfoo32.so"));
+  ASSERT_EQ(foo32->elf_class, 32);
+  b.elf("lib/x86_64-linux-gnu/libfoo.so", foo32);  // searched before usr/lib
+  b.elf_file("usr/bin/app", at("app"));
+  EXPECT_EQ(run_loader(b, "usr/bin/app").missing_needed, Names{"libfoo.so"});
+  b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));
+  EXPECT_EQ(run_loader(b, "usr/bin/app").resolved.at("libfoo.so"), "usr/lib/libfoo.so");
+}
+
+}  // namespace
+}  // namespace imgaudit
