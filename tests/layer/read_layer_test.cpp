@@ -302,11 +302,6 @@ TEST(ReadLayer, JsonRoundTrip) {
   EXPECT_THROW(j.get<LayerFacts>(), InputError);
 }
 
-}  // namespace
-}  // namespace imgaudit::test
-
-namespace imgaudit::test {
-namespace {
 
 TEST(ReadLayerEdges, EmptyTarIsAnEmptyLayer) {
   for (Compression c : {Compression::Gzip, Compression::Zstd, Compression::None}) {
@@ -338,6 +333,16 @@ TEST(ReadLayerEdges, ElfTruncatedInsideTheTarIsAnInputError) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("/bin/hello"), std::string::npos) << e.what();
   }
+}
+
+
+TEST(ReadLayerEdges, TextOverItsLimitIsSkippedWithAWarning) {
+  LayerFacts l = layer_of({file("etc/passwd", std::string((64u << 20) + 1, 'p')), file("etc/group", "root:x:0:\n")},
+                          Compression::Zstd);
+  EXPECT_EQ(l.texts, (std::map<std::string, std::string>{{"etc/group", "root:x:0:\n"}}));
+  ASSERT_EQ(l.warnings.size(), 1u);
+  EXPECT_EQ(l.warnings[0], "skipped content of /etc/passwd: 67108865 bytes is over the limit of 67108864");
+  EXPECT_EQ(l.entries.size(), 2u);
 }
 
 }  // namespace
