@@ -62,7 +62,8 @@ struct ImageSpec {
 nlohmann::json make_config(const ImageSpec& spec);
 
 // An OCI image layout folder (oci-layout, index.json, blobs/sha256/...).
-// Several images may share one layout: each call adds its manifest to index.json.
+// Several images may share one layout: each call adds its manifest to index.json,
+// replacing the entry of the same tag and platform.
 void write_oci_layout(const ImageSpec& spec, const std::string& dir);
 
 // A `docker save` tarball. legacy: <id>/layer.tar folders, manifest.json and

@@ -45,7 +45,14 @@ void write_oci_layout(const ImageSpec& spec, const std::string& dir) {
     std::ifstream f(index_path, std::ios::binary);
     index = nlohmann::json::parse(f);
   }
-  index["manifests"].push_back(p.index_entry);
+  // A tag names one image per platform: writing it again replaces the old entry.
+  auto& manifests = index["manifests"];
+  for (auto it = manifests.begin(); it != manifests.end();) {
+    bool same = it->value("annotations", nlohmann::json::object()) == p.index_entry["annotations"] &&
+                it->value("platform", nlohmann::json::object()) == p.index_entry["platform"];
+    it = same ? manifests.erase(it) : it + 1;
+  }
+  manifests.push_back(p.index_entry);
   write_whole(index_path, index.dump());
   write_whole(fs::path(dir) / "oci-layout", kOciLayout);
 }

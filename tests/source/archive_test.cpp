@@ -120,11 +120,12 @@ TEST(SourceArchive, CompressedDockerSaveIsReadThroughItsFilter) {
 TEST(SourceArchive, MkimageAddsPlatformsToOneLayout) {
   TempDir t;
   write_file(t / "root/etc/issue", "hi\n");
-  for (const char* platform : {"linux/amd64", "linux/arm64/v8"}) {
+  for (const char* platform : {"linux/amd64", "linux/arm64/v8", "linux/amd64"}) {
     std::string cmd = mkimage_binary() + " --format oci -o '" + t.path() + "/img' --tag multi --platform " + platform +
                       " --layer '" + t.path() + "/root::gzip'";
     ASSERT_EQ(run(cmd), 0) << cmd;
   }
+  EXPECT_EQ(nlohmann::json::parse(read_file(t / "img/index.json"))["manifests"].size(), 2u);
   EXPECT_EQ(open_image("oci:" + t.path() + "/img:multi", Platform::parse("linux/arm64"))->config()["variant"], "v8");
   EXPECT_EQ(open_image("oci:" + t.path() + "/img:multi", Platform::parse("linux/amd64"))->config()["architecture"], "amd64");
 }
