@@ -50,8 +50,10 @@ uint64_t symbols_from_hash(const ElfFile& file, uint64_t vaddr) {
   return words(file, part, 2, "DT_HASH table")[1];
 }
 
-// The number of dynamic symbols is one past the last symbol any GNU hash chain reaches.
-uint64_t symbols_from_gnu_hash(const ElfFile& file, uint64_t vaddr) {
+// The number of dynamic symbols is one past the last symbol any GNU hash chain
+// reaches; nullopt when no symbol is hashed (only undefined ones), as then
+// symoffset is not reliable (GNU ld writes 1).
+std::optional<uint64_t> symbols_from_gnu_hash(const ElfFile& file, uint64_t vaddr) {
   std::string_view part = file.at_vaddr(vaddr, "DT_GNU_HASH table");
   const uint32_t* head = words(file, part, 4, "DT_GNU_HASH table");
   uint32_t nbuckets = head[0], symoffset = head[1], bloom_size = head[2];
@@ -61,7 +63,7 @@ uint64_t symbols_from_gnu_hash(const ElfFile& file, uint64_t vaddr) {
   const uint32_t* buckets = words(file, part, nbuckets, "DT_GNU_HASH buckets");
   uint32_t last = 0;
   for (uint32_t i = 0; i < nbuckets; ++i) last = std::max(last, buckets[i]);
-  if (last == 0) return symoffset;
+  if (last == 0) return std::nullopt;
   if (last < symoffset) elf_fail("DT_GNU_HASH bucket below symoffset");
   part.remove_prefix(uint64_t(nbuckets) * 4);
   uint64_t index = last - symoffset;
@@ -120,6 +122,7 @@ DynamicInfo read_dynamic(const ElfFile& file) {
   size_t count = std::min<size_t>(data->d_size / file.record_size(ELF_T_DYN), INT32_MAX);
 
   std::vector<uint64_t> needed;
+  std::vector<uint64_t> table_addresses;  // where tables that follow .dynsym may start
   std::optional<uint64_t> soname, rpath, runpath, strtab, strsz, symtab, hash, gnu_hash, verneed, verneednum;
   uint64_t syment = 0;
   bool terminated = false;
@@ -142,6 +145,7 @@ DynamicInfo read_dynamic(const ElfFile& file) {
       case DT_VERNEED: verneed = v; break;
       case DT_VERNEEDNUM: verneednum = v; break;
       case DT_FLAGS_1: info.flags_1 = v; break;
+      case DT_VERSYM: case DT_VERDEF: case DT_REL: case DT_RELA: case DT_JMPREL: table_addresses.push_back(v); break;
       default: break;
     }
   }
@@ -168,9 +172,18 @@ DynamicInfo read_dynamic(const ElfFile& file) {
     if (hash) {
       info.symbol_count = symbols_from_hash(file, *hash);
       info.has_symbols = true;
-    } else if (gnu_hash) {
-      info.symbol_count = symbols_from_gnu_hash(file, *gnu_hash);
+    } else if (auto counted = gnu_hash ? symbols_from_gnu_hash(file, *gnu_hash) : std::nullopt) {
+      info.symbol_count = *counted;
       info.has_symbols = true;
+    } else {
+      // No hash to count by: .dynsym ends where the next dynamic table starts, as linkers lay them out.
+      for (auto t : {strtab, gnu_hash, verneed}) if (t) table_addresses.push_back(*t);
+      uint64_t end = UINT64_MAX;
+      for (uint64_t a : table_addresses) if (a > *symtab) end = std::min(end, a);
+      if (end != UINT64_MAX) {
+        info.symbol_count = (end - *symtab) / file.record_size(ELF_T_SYM);
+        info.has_symbols = true;
+      }
     }
   }
   return info;

@@ -247,7 +247,10 @@ ElfFacts collect(const ElfFile& file) {
   bool musl_signature = found(kMusl), glibc_signature = found(kGlibcTunables) || found(kGlibcTooOld);
   f.is_musl_loader = starts_with(f.soname, "libc.musl-") ||
                      (f.needed.empty() && symbols.defines_libc_start_main && musl_signature);
-  if (f.is_musl_loader) f.libc = LibcKind::Musl;
+  if (f.is_musl_loader) {
+    f.libc = LibcKind::Musl;
+    f.threads = false;  // it defines pthread_create; it does not call it
+  }
   else if (f.linkage == Linkage::Dynamic) f.libc = libc_of_dynamic(f);
   else if (go && go->cgo != true) f.libc = LibcKind::None;
   else if (symbols.static_libc != LibcKind::Unknown) f.libc = symbols.static_libc;
