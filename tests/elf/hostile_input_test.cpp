@@ -1,0 +1,140 @@
+// Malformed files must give facts or an ElfError: never a crash, a hang, or
+// (for a truncated dynamic binary) facts that call it static.
+#include <cstring>
+#include <random>
+
+#include "elf_test_support.h"
+
+namespace imgaudit::test {
+namespace {
+
+template <typename T>
+void put(std::string& bytes, size_t offset, T value) {
+  std::memcpy(&bytes[offset], &value, sizeof value);
+}
+
+std::string error_of(const std::string& bytes) {
+  ElfResult r = inspect_elf(bytes);
+  EXPECT_FALSE(r.facts);
+  return r.error ? r.error->message : "";
+}
+
+TEST(ElfHostileInput, NotElf) {
+  EXPECT_EQ(error_of(""), "not an ELF file");
+  EXPECT_EQ(error_of("#!/bin/sh\necho hi\n"), "not an ELF file");
+  EXPECT_EQ(error_of(std::string("\x7f" "ELF\x02\x01\x01", 7)), "not an ELF file");
+  EXPECT_EQ(error_of(std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(9, '\0')), "truncated ELF header");
+  EXPECT_EQ(error_of(std::string("\x7f" "ELF\x07\x01\x01", 7) + std::string(100, '\0')), "unknown ELF class 7");
+}
+
+TEST(ElfHostileInput, HeaderTablesPastEndOfFile) {
+  TempDir dir;
+  std::string bin = build(dir, "gcc", kHelloC, "hello");
+  ASSERT_FALSE(bin.empty());
+  const std::string good = read_file(bin);
+
+  std::string far_phdrs = good;
+  put<uint64_t>(far_phdrs, 0x20, good.size() - 8);  // e_phoff
+  EXPECT_EQ(error_of(far_phdrs), "program header table past end of file");
+
+  std::string far_shdrs = good;
+  put<uint64_t>(far_shdrs, 0x28, good.size() + 4096);  // e_shoff
+  EXPECT_EQ(error_of(far_shdrs), "section header table past end of file");
+
+  std::string many_phdrs = good;
+  put<uint16_t>(many_phdrs, 0x38, 0xfff0);  // e_phnum
+  EXPECT_EQ(error_of(many_phdrs), "program header table past end of file");
+
+  std::string many_shdrs = good;
+  put<uint16_t>(many_shdrs, 0x3c, 0xfff0);  // e_shnum
+  EXPECT_EQ(error_of(many_shdrs), "section header table past end of file");
+
+  std::string extended_without_sections = good;
+  put<uint16_t>(extended_without_sections, 0x38, 0xffff);  // PN_XNUM
+  put<uint64_t>(extended_without_sections, 0x28, 0);
+  EXPECT_EQ(error_of(extended_without_sections), "extended program header count without section headers");
+
+  std::string bad_entry_size = good;
+  put<uint16_t>(bad_entry_size, 0x36, 12);  // e_phentsize
+  EXPECT_EQ(error_of(bad_entry_size), "bad program header entry size 12");
+}
+
+TEST(ElfHostileInput, TruncatedDynamicBinaryIsNeverStatic) {
+  TempDir dir;
+  std::string bin = build(dir, "gcc", kHelloC, "hello");
+  ASSERT_FALSE(bin.empty());
+  for (const std::string& path : {bin, sectionless_copy(bin)}) {
+    const std::string good = read_file(path);
+    for (size_t len = 0; len < good.size(); len += (len < 1024 ? 1 : 97)) {
+      ElfResult r = inspect_elf(std::string_view(good).substr(0, len));
+      ASSERT_TRUE(r.facts || r.error) << len;
+      if (r.facts) {
+        // Only the section-less copy can lose trailing bytes the loader never reads.
+        EXPECT_EQ(r.facts->linkage, Linkage::Dynamic) << path << " cut at " << len;
+        EXPECT_EQ(r.facts->needed, std::vector<std::string>{"libc.so.6"}) << path << " cut at " << len;
+      }
+    }
+    EXPECT_TRUE(inspect_elf(good.substr(0, good.size() - 1)).error || path != bin);
+  }
+}
+
+TEST(ElfHostileInput, AbsurdDynamicValues) {
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", kThreadsC, "threads");
+  ASSERT_FALSE(bin.empty());
+  const std::string good = read_file(bin);
+  ElfResult base = inspect_elf(good);
+  ASSERT_TRUE(base.facts);
+  // Overwrite each 8-byte word of the file with huge values, one at a time.
+  int errors = 0;
+  for (size_t at = 0; at + 8 <= good.size(); at += 8) {
+    for (uint64_t v : {uint64_t(-1), uint64_t(1) << 40, uint64_t(0x7fffffff)}) {
+      std::string bad = good;
+      put<uint64_t>(bad, at, v);
+      ElfResult r = inspect_elf(bad);
+      ASSERT_TRUE(r.facts || r.error);
+      errors += r.error ? 1 : 0;
+    }
+  }
+  EXPECT_GT(errors, 0);
+}
+
+TEST(ElfHostileInput, DeterministicMutations) {
+  TempDir dir;
+  std::string dyn = build(dir, "musl-gcc", kThreadsC, "threads");
+  std::string stat = build(dir, "musl-gcc", kHelloC, "hello-static", "-static");
+  ASSERT_FALSE(dyn.empty());
+  ASSERT_FALSE(stat.empty());
+  std::mt19937 rng(20240601);
+  for (const std::string& path : {dyn, stat, sectionless_copy(dyn)}) {
+    const std::string good = read_file(path);
+    size_t facts = 0, errors = 0;
+    for (int round = 0; round < 1500; ++round) {
+      std::string bad = good;
+      int edits = 1 + rng() % 8;
+      for (int e = 0; e < edits; ++e) {
+        // Half the edits land in the first 4 KiB, where the headers and tables are.
+        size_t limit = (rng() % 2) ? std::min<size_t>(4096, bad.size()) : bad.size();
+        size_t at = rng() % limit;
+        switch (rng() % 3) {
+          case 0: bad[at] = char(rng()); break;
+          case 1: bad[at] ^= char(1u << (rng() % 8)); break;
+          default: bad[at] = char(0xff); break;
+        }
+      }
+      if (rng() % 10 == 0) bad.resize(rng() % bad.size());
+      ElfResult r = inspect_elf(bad);
+      ASSERT_TRUE(r.facts || r.error) << round;
+      ASSERT_FALSE(r.facts && r.error);
+      if (r.error) {
+        EXPECT_FALSE(r.error->message.empty());
+      }
+      (r.facts ? facts : errors)++;
+    }
+    EXPECT_GT(facts, 0u) << path;
+    EXPECT_GT(errors, 0u) << path;
+  }
+}
+
+}  // namespace
+}  // namespace imgaudit::test
