@@ -17,7 +17,9 @@ Audit::Audit(const AuditOptions& options) {
     for (auto& w : layers_[i].warnings)
       report_.warnings.push_back(source->root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
   }
-  report_.facts = collect_facts(make_image_info(*source, layers_), view_);
+  ImageInfo info = make_image_info(*source, layers_);
+  if (source->root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
+  report_.facts = collect_facts(std::move(info), view_);
   report_.findings = evaluate_rules(report_.facts);
 }
 

@@ -28,12 +28,12 @@ bool has_ca_bundle(const FsView& view) {
 // Why this binary speaks TLS, or "" when it does not.
 std::string tls_user(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
+  if (base_name(b.path).rfind("_ssl.", 0) == 0) return "Python ssl module";
+  if (!is_program(e)) return "";  // a library speaks TLS for the program that loads it
   if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
   for (auto& n : e.needed)
     if (n.rfind("libssl.so", 0) == 0 || n.rfind("libgnutls.so", 0) == 0 || n.rfind("libcurl.so", 0) == 0)
       return n;
-  auto name = base_name(b.path);
-  if (name.rfind("_ssl.", 0) == 0) return "Python ssl module";
   return "";
 }
 

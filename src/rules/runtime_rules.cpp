@@ -29,6 +29,14 @@ bool is_jvm(const BinaryFacts& b) {
   return base_name(b.path) == "java";
 }
 
+// Language runtimes start threads on the program's behalf; other libraries
+// (libcrypto imports pthread_create) only may, so they do not count.
+bool is_runtime_library(const std::string& name) {
+  for (auto prefix : {"libpython", "libjvm.so", "libnode.so", "libruby", "libswiftCore.so", "libmono", "libcoreclr.so"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 struct Loaded {
   bool threads = false;
   bool allocator = false;
@@ -38,9 +46,8 @@ struct Loaded {
 Loaded with_libraries(const ImageFacts& facts, const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
   Loaded l{e.threads.value_or(false), !e.allocator.empty(), e.stack_size > 0};
-  for_each_loaded_library(facts, b, [&](const std::string&, const ElfFacts& lib) {
-    if (lib.is_musl_loader) return;  // musl's libc defines pthread_create; it starts no thread itself
-    l.threads |= lib.threads.value_or(false);
+  for_each_loaded_library(facts, b, [&](const std::string& name, const ElfFacts& lib) {
+    if (is_runtime_library(name)) l.threads |= lib.threads.value_or(false);
     l.allocator |= !lib.allocator.empty();
     l.stack_size |= lib.stack_size > 0;
   });

@@ -29,7 +29,7 @@ TarEntrySpec file(const std::string& path, const std::string& content, uint32_t 
   return e;
 }
 
-TarEntrySpec symlink(const std::string& path, const std::string& target) {
+TarEntrySpec symlink_entry(const std::string& path, const std::string& target) {
   TarEntrySpec e;
   e.kind = TarEntrySpec::Symlink;
   e.path = path;
@@ -67,6 +67,13 @@ std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::st
   std::vector<nlohmann::json> out;
   for (auto& f : report.at("findings"))
     if (f.at("id") == id) out.push_back(f);
+  return out;
+}
+
+std::vector<nlohmann::json> errors(const nlohmann::json& report) {
+  std::vector<nlohmann::json> out;
+  for (auto& f : report.at("findings"))
+    if (f.at("severity") == "error") out.push_back(f);
   return out;
 }
 

@@ -24,7 +24,7 @@ CliResult run_imgaudit(const std::string& args);
 LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by,
                 Compression c = Compression::Gzip);
 TarEntrySpec file(const std::string& path, const std::string& content, uint32_t mode = 0755);
-TarEntrySpec symlink(const std::string& path, const std::string& target);
+TarEntrySpec symlink_entry(const std::string& path, const std::string& target);
 TarEntrySpec dir(const std::string& path);
 
 // The real Alpine minirootfs as a base layer; empty bytes when absent.
@@ -36,6 +36,7 @@ std::string compiled(const TempDir& tmp, const std::string& compiler, const std:
 
 // All findings with this id in a JSON report.
 std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id);
+std::vector<nlohmann::json> errors(const nlohmann::json& report);  // findings of severity error
 const nlohmann::json* binary(const nlohmann::json& report, const std::string& path);
 
 }  // namespace imgaudit::test

@@ -27,7 +27,7 @@ nlohmann::json essence(const nlohmann::json& j) {
   nlohmann::json binaries = nlohmann::json::array();
   for (auto& b : j["binaries"]) binaries.push_back({b["path"], b["linkage"], b["interpreter_present"], b["libc"]});
   nlohmann::json ids = nlohmann::json::array();
-  for (auto& f : j["findings"]) ids.push_back({f["id"], f["paths"], f["layer"]["index"]});
+  for (auto& f : j["findings"]) ids.push_back({f["id"], f["paths"], f["layer"].is_null() ? nlohmann::json() : f["layer"]["index"]});
   return {{"binaries", binaries}, {"findings", ids}, {"libc", j["libc"]["family"]}, {"env", j["image"]["env"]}};
 }
 
@@ -52,7 +52,7 @@ TEST(Inputs, FourFormatsGiveTheSameAudit) {
   auto base = run_imgaudit("--format json oci:" + tmp / "layout");
   ASSERT_EQ(base.status, 1) << base.err;
   auto want = essence(base.json());
-  EXPECT_EQ(want["findings"].size(), 2u) << want.dump();  // glibc hello: interpreter-missing, libc-mismatch
+  EXPECT_EQ(errors(base.json()).size(), 2u) << want.dump();  // glibc hello: interpreter-missing, libc-mismatch
 
   for (std::string input : {tmp / "layout", "docker-archive:" + tmp / "legacy.tar", tmp / "legacy.tar",
                             "docker-archive:" + tmp / "docker.tar", tmp / "docker.tar", "oci-archive:" + tmp / "oci.tar",
@@ -74,6 +74,7 @@ TEST(Inputs, RootfsFolder) {
   auto missing = findings(j, "interpreter-missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0]["layer"], nullptr);
+  EXPECT_EQ(findings(j, "runs-as-root").size(), 0u) << "a folder has no config";
   // Detected as a rootfs without the prefix too.
   EXPECT_EQ(run_imgaudit("--format json " + tmp / "root").status, 1);
 }
@@ -88,7 +89,7 @@ TEST(Inputs, TextReportAndOutputFile) {
   EXPECT_NE(text.find("error interpreter-missing:"), std::string::npos) << text;
   EXPECT_NE(text.find("layer 1: COPY bin /usr/bin/"), std::string::npos) << text;
   EXPECT_NE(text.find("/usr/bin/hello"), std::string::npos) << text;
-  EXPECT_NE(text.find("2 error(s), 0 warning(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 error(s), "), std::string::npos) << text;
   EXPECT_EQ(text.find("\033["), std::string::npos) << "no colour into a file";
 
   auto quiet = run_imgaudit("-q --fail-on never " + tmp / "layout");
@@ -129,16 +130,16 @@ TEST(Inputs, BadInputsAreOneLineAndExitTwo) {
   std::string hex = std::filesystem::path(layer_blob).filename();
 
   std::filesystem::copy(tmp / "gz", tmp / "missing", std::filesystem::copy_options::recursive);
-  std::filesystem::remove(tmp / "missing/blobs/sha256" / hex);
+  std::filesystem::remove(tmp / ("missing/blobs/sha256/" + hex));
   expect_one_line_error(run_imgaudit("oci:" + tmp / "missing"), hex.substr(0, 12));
 
   std::filesystem::copy(tmp / "gz", tmp / "tampered", std::filesystem::copy_options::recursive);
   auto tampered = make_layer_blob({file("usr/bin/x", "#!/bin/sh\necho evil\n")}, Compression::Gzip);
-  write_file(tmp / "tampered/blobs/sha256" / hex, tampered);
-  expect_one_line_error(run_imgaudit("oci:" + tmp / "tampered"), "digest");
+  write_file(tmp / ("tampered/blobs/sha256/" + hex), tampered);
+  expect_one_line_error(run_imgaudit("oci:" + tmp / "tampered"), "sha256:" + hex.substr(0, 12));
 
   std::filesystem::copy(tmp / "gz", tmp / "truncated", std::filesystem::copy_options::recursive);
-  write_file(tmp / "truncated/blobs/sha256" / hex, gz.layers[1].bytes.substr(0, gz.layers[1].bytes.size() / 2));
+  write_file(tmp / ("truncated/blobs/sha256/" + hex), gz.layers[1].bytes.substr(0, gz.layers[1].bytes.size() / 2));
   auto r = run_imgaudit("oci:" + tmp / "truncated");
   expect_one_line_error(r, "sha256:" + hex.substr(0, 12));
 }

@@ -1,0 +1,256 @@
+// The risk rules on images built in the test from real binaries and the real Alpine minirootfs.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "image_fixture.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+nlohmann::json audit(const TempDir& tmp, const ImageSpec& spec, const std::string& name) {
+  std::string dir = tmp / name;
+  write_oci_layout(spec, dir);
+  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.json();
+}
+
+ImageSpec alpine_with(std::vector<LayerBlob> layers, std::vector<std::string> env = {}) {
+  ImageSpec spec;
+  spec.layers.push_back(alpine_base());
+  for (auto& l : layers) spec.layers.push_back(std::move(l));
+  spec.env = std::move(env);
+  spec.user = "app";
+  return spec;
+}
+
+// Recurses ~512 KiB deep inside a thread started with default attributes.
+const char* const kDeepRecursionC = R"(#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+static int down(int n) { volatile char frame[1024]; memset((char*)frame, n, sizeof frame); return n ? down(n - 1) + frame[0] : 0; }
+static void* work(void* arg) { (void)arg; printf("%d\n", down(512)); return NULL; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, work, NULL); pthread_join(t, NULL); puts("ok"); return 0; }
+)";
+
+}  // namespace
+
+TEST(RiskFindings, MuslThreadStackPremiseAndRule) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  // The premise, checked for real: 512 KiB of recursion in a thread dies on
+  // musl's default stack and survives once PT_GNU_STACK asks for 1 MiB.
+  ASSERT_TRUE(compile_c("musl-gcc", kDeepRecursionC, tmp / "small", "-static -O0 -pthread"));
+  ASSERT_TRUE(compile_c("musl-gcc", kDeepRecursionC, tmp / "big", "-static -O0 -pthread -Wl,-z,stack-size=1048576"));
+  std::string out;
+  EXPECT_NE(run(tmp / "small", &out), 0) << "expected a stack overflow on musl's 128 KiB thread stack: " << out;
+  EXPECT_EQ(run(tmp / "big", &out), 0);
+  EXPECT_NE(out.find("ok"), std::string::npos);
+
+  auto j = audit(tmp,
+                 alpine_with({layer({file("usr/local/bin/small", read_file(tmp / "small")),
+                                     file("usr/local/bin/big", read_file(tmp / "big"))},
+                                    "COPY --from=build /out/ /usr/local/bin/")}),
+                 "img");
+  EXPECT_EQ((*binary(j, "/usr/local/bin/big"))["stack_size"], 1048576);
+  EXPECT_EQ((*binary(j, "/usr/local/bin/small"))["stack_size"], 0);
+  auto stack = findings(j, "musl-thread-stack");
+  ASSERT_EQ(stack.size(), 1u) << j["findings"].dump(1);
+  EXPECT_EQ(stack[0]["paths"], nlohmann::json::array({"/usr/local/bin/small"}));
+  EXPECT_EQ(stack[0]["severity"], "warning");
+  EXPECT_NE(stack[0]["advice"].get<std::string>().find("-Wl,-z,stack-size="), std::string::npos);
+}
+
+TEST(RiskFindings, MuslAllocatorFiresForThreadedProgramsOnly) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string dyn = compiled(tmp, "musl-gcc", kThreadsC, "-pthread");
+  std::string stat = compiled(tmp, "musl-gcc", kThreadsC, "-static -pthread");
+  std::string single = compiled(tmp, "musl-gcc", kHelloC);
+  std::string glibc_threads = compiled(tmp, "gcc", kThreadsC, "-static -pthread");
+  auto j = audit(tmp,
+                 alpine_with({layer({file("app/dyn", dyn), file("app/static", stat), file("app/single", single),
+                                     file("app/glibc-static", glibc_threads)},
+                                    "COPY app /app/")}),
+                 "plain");
+  auto alloc = findings(j, "musl-allocator");
+  ASSERT_EQ(alloc.size(), 2u) << j["findings"].dump(1);
+  std::set<std::string> paths;
+  for (auto& f : alloc) {
+    paths.insert(f["paths"][0].get<std::string>());
+    EXPECT_NE(f["message"].get<std::string>().find("1.64 M"), std::string::npos);
+    if (f["paths"][0] == "/app/static")
+      EXPECT_NE(f["advice"].get<std::string>().find("#[global_allocator]"), std::string::npos);
+    else
+      EXPECT_NE(f["advice"].get<std::string>().find("LD_PRELOAD=/usr/lib/libmimalloc.so.2"), std::string::npos);
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"/app/dyn", "/app/static"}));
+
+  // Preloading mimalloc silences the dynamic program, not the static one.
+  auto pre = audit(tmp,
+                   alpine_with({layer({file("app/dyn", dyn), file("app/static", stat)}, "COPY app /app/")},
+                               {"LD_PRELOAD=/usr/lib/libmimalloc.so.2"}),
+                   "preload");
+  alloc = findings(pre, "musl-allocator");
+  ASSERT_EQ(alloc.size(), 1u);
+  EXPECT_EQ(alloc[0]["paths"], nlohmann::json::array({"/app/static"}));
+
+  // A program that links an allocator library is fine.
+  std::string lib = tmp / "libmimalloc.so.2";
+  ASSERT_TRUE(compile_c("musl-gcc", "void* mi_malloc(unsigned long n) { return 0; }\n", lib,
+                        "-shared -fPIC -Wl,-soname,libmimalloc.so.2"));
+  std::string linked = compiled(tmp, "musl-gcc", kThreadsC, "-pthread -L" + tmp.path() + " -l:libmimalloc.so.2 -Wl,--no-as-needed");
+  auto with = audit(tmp,
+                    alpine_with({layer({file("app/linked", linked), file("usr/lib/libmimalloc.so.2", read_file(lib))},
+                                       "COPY app /app/")}),
+                    "linked");
+  EXPECT_EQ(findings(with, "musl-allocator").size(), 0u) << with["findings"].dump(1);
+}
+
+TEST(RiskFindings, TzdataAndTzEnv) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  auto app = layer({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/");
+  auto j = audit(tmp, alpine_with({app}), "plain");
+  EXPECT_EQ(j["tz"]["has_zoneinfo"], false);
+  EXPECT_EQ(findings(j, "tzdata-missing").size(), 1u);
+  EXPECT_NE(findings(j, "tzdata-missing")[0]["advice"].get<std::string>().find("apk add --no-cache tzdata"),
+            std::string::npos);
+
+  auto with_tz = audit(tmp, alpine_with({app}, {"TZ=Asia/Ho_Chi_Minh"}), "tz");
+  auto err = findings(with_tz, "tz-env-without-tzdata");
+  ASSERT_EQ(err.size(), 1u);
+  EXPECT_EQ(err[0]["severity"], "error");
+  EXPECT_NE(err[0]["message"].get<std::string>().find("Asia/Ho_Chi_Minh"), std::string::npos);
+  EXPECT_EQ(findings(with_tz, "tzdata-missing").size(), 0u);
+
+  std::string zone = read_file("/usr/share/zoneinfo/Asia/Ho_Chi_Minh");
+  if (zone.empty()) zone = "TZif2" + std::string(100, '\0');
+  auto fixed = audit(tmp,
+                     alpine_with({app, layer({file("usr/share/zoneinfo/Asia/Ho_Chi_Minh", zone, 0644),
+                                              file("usr/share/zoneinfo/UTC", zone, 0644)},
+                                             "RUN apk add --no-cache tzdata")},
+                                 {"TZ=Asia/Ho_Chi_Minh"}),
+                     "fixed");
+  EXPECT_EQ(fixed["tz"]["tz_zone_present"], true);
+  EXPECT_EQ(findings(fixed, "tz-env-without-tzdata").size(), 0u);
+  EXPECT_EQ(findings(fixed, "tzdata-missing").size(), 0u);
+}
+
+TEST(RiskFindings, RootExecStackAndCaBundle) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string ssl = tmp / "libssl.so.3";
+  ASSERT_TRUE(compile_c("musl-gcc", "int SSL_library_init(void) { return 1; }\n", ssl,
+                        "-shared -fPIC -Wl,-soname,libssl.so.3"));
+  std::string client = compiled(tmp, "musl-gcc", "int SSL_library_init(void);\nint main(void) { return !SSL_library_init(); }\n",
+                                "-L" + tmp.path() + " -l:libssl.so.3");
+  std::string execstack = compiled(tmp, "musl-gcc", kHelloC, "-Wl,-z,execstack");
+
+  ImageSpec spec = alpine_with({layer({file("app/client", client), file("usr/lib/libssl.so.3", read_file(ssl)),
+                                       file("app/execstack", execstack)},
+                                      "COPY app /app/")});
+  spec.user = "";
+  auto j = audit(tmp, spec, "root");
+  auto root = findings(j, "runs-as-root");
+  ASSERT_EQ(root.size(), 1u);
+  EXPECT_EQ(root[0]["layer"], nullptr);
+  EXPECT_NE(root[0]["advice"].get<std::string>().find("adduser -S"), std::string::npos);
+  auto ex = findings(j, "exec-stack");
+  ASSERT_EQ(ex.size(), 1u);
+  EXPECT_EQ(ex[0]["paths"], nlohmann::json::array({"/app/execstack"}));
+  EXPECT_EQ(findings(j, "ca-certificates-missing").size(), 0u) << "Alpine ships a CA bundle";
+
+  spec.user = "1000:1000";
+  spec.layers.push_back(layer({file("etc/ssl/certs/.wh.ca-certificates.crt", "", 0644), file("etc/ssl/.wh.cert.pem", "", 0644)},
+                              "RUN rm -rf /etc/ssl/certs/ca-certificates.crt /etc/ssl/cert.pem"));
+  auto bare = audit(tmp, spec, "nocerts");
+  EXPECT_EQ(findings(bare, "runs-as-root").size(), 0u);
+  // One finding a layer: Alpine's own ssl_client in the base, the client in layer 1.
+  auto ca = findings(bare, "ca-certificates-missing");
+  ASSERT_EQ(ca.size(), 2u) << bare["findings"].dump(1);
+  EXPECT_EQ(ca[0]["layer"]["index"], 0);
+  EXPECT_EQ(ca[0]["paths"], nlohmann::json::array({"/usr/bin/ssl_client"}));
+  EXPECT_EQ(ca[1]["layer"]["index"], 1);
+  EXPECT_EQ(ca[1]["paths"], nlohmann::json::array({"/app/client"}));
+  EXPECT_NE(ca[1]["advice"].get<std::string>().find("apk add --no-cache ca-certificates"), std::string::npos);
+}
+
+TEST(RiskFindings, BuildToolsNameTheLayerThatAddedThem) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string db;
+  ASSERT_EQ(run("tar -xzOf '" + alpine_minirootfs("x86_64") + "' ./lib/apk/db/installed 2>/dev/null || tar -xzOf '" + alpine_minirootfs("x86_64") + "' lib/apk/db/installed", &db), 0);
+  ASSERT_FALSE(db.empty());
+  // apk's own record format, as 'apk add build-base' appends it.
+  std::string added = db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:x86_64\nS:28000000\nI:90000000\nT:The GNU Compiler Collection\n\n" +
+                      "C:Q1bbbb=\nP:build-base\nV:0.5-r3\nA:x86_64\nS:1000\nI:4096\nT:Meta package for build base\n\n" +
+                      "C:Q1cccc=\nP:musl-dev\nV:1.2.5-r0\nA:x86_64\nS:400000\nI:2000000\nT:musl headers\n\n";
+  auto j = audit(tmp, alpine_with({layer({file("lib/apk/db/installed", added, 0644)}, "RUN apk add build-base")}), "img");
+  auto tools = findings(j, "build-tools-in-image");
+  ASSERT_EQ(tools.size(), 1u) << j["findings"].dump(1);
+  EXPECT_EQ(tools[0]["layer"]["index"], 1);
+  EXPECT_EQ(tools[0]["layer"]["created_by"], "RUN apk add build-base");
+  auto msg = tools[0]["message"].get<std::string>();
+  EXPECT_NE(msg.find("gcc"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("build-base"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("87.7 MiB"), std::string::npos) << msg;  // 90000000 + 4096 + 2000000 bytes
+  EXPECT_NE(tools[0]["advice"].get<std::string>().find("COPY --from=build"), std::string::npos);
+}
+
+TEST(RiskFindings, WheelsAgainstAlpine) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  auto dist = [](const std::string& name, const std::string& tag) {
+    std::string dir = "usr/local/lib/python3.12/site-packages/" + name + "-1.0.dist-info/";
+    return std::vector<TarEntrySpec>{
+        file(dir + "METADATA", "Metadata-Version: 2.1\nName: " + name + "\nVersion: 1.0\n", 0644),
+        file(dir + "WHEEL", "Wheel-Version: 1.0\nGenerator: bdist_wheel\nRoot-Is-Purelib: false\nTag: " + tag + "\n", 0644)};
+  };
+  std::vector<TarEntrySpec> entries;
+  for (auto& [name, tag] : std::vector<std::pair<std::string, std::string>>{
+           {"glibconly", "cp312-cp312-manylinux_2_17_x86_64"},
+           {"good", "cp312-cp312-musllinux_1_2_x86_64"},
+           {"newmusl", "cp312-cp312-musllinux_1_3_x86_64"},
+           {"oldpy", "cp311-cp311-musllinux_1_2_x86_64"},
+           {"armonly", "cp312-cp312-musllinux_1_2_aarch64"},
+           {"pure", "py3-none-any"}}) {
+    auto e = dist(name, tag);
+    entries.insert(entries.end(), e.begin(), e.end());
+  }
+  auto j = audit(tmp, alpine_with({layer(entries, "RUN pip install -r requirements.txt")}), "img");
+  auto one = [&](const std::string& id, const std::string& pkg) {
+    auto f = findings(j, id);
+    ASSERT_EQ(f.size(), 1u) << id << ": " << j["findings"].dump(1);
+    EXPECT_NE(f[0]["message"].get<std::string>().find(pkg), std::string::npos) << f[0]["message"];
+    EXPECT_EQ(f[0]["layer"]["created_by"], "RUN pip install -r requirements.txt");
+  };
+  one("wheel-libc-mismatch", "glibconly");
+  one("wheel-musl-too-old", "newmusl");
+  one("wheel-python-mismatch", "oldpy");
+  one("wheel-arch-mismatch", "armonly");
+  for (auto& f : j["findings"]) {
+    auto m = f["message"].get<std::string>();
+    EXPECT_EQ(m.find("good 1.0"), std::string::npos) << m;
+    EXPECT_EQ(m.find("pure 1.0"), std::string::npos) << m;
+  }
+}
+
+TEST(RiskFindings, RulesAndExplain) {
+  auto list = run_imgaudit("rules");
+  EXPECT_EQ(list.status, 0);
+  for (auto id : {"interpreter-missing", "musl-allocator", "musl-thread-stack", "tzdata-missing", "wheel-libc-mismatch",
+                  "build-tools-in-image", "ca-certificates-missing", "runs-as-root", "exec-stack"})
+    EXPECT_NE(list.out.find(id), std::string::npos) << id;
+  auto ex = run_imgaudit("explain musl-allocator");
+  EXPECT_EQ(ex.status, 0);
+  EXPECT_NE(ex.out.find("209 times"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.out.find("mimalloc"), std::string::npos);
+  auto bad = run_imgaudit("explain no-such-rule");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("no-such-rule"), std::string::npos);
+}
