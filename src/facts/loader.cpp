@@ -12,6 +12,7 @@ namespace imgaudit {
 namespace {
 
 constexpr int kMaxConfDepth = 16;
+constexpr int kMaxClosureDepth = 64;  // memoised closures nest no deeper; beyond, libraries load in place
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -97,6 +98,8 @@ LibcKind LoaderEmulator::loader_kind(const Node* node) {
 LoaderEmulator::LoaderEmulator(const FsView& view, const ImageInfo& image, LibcKind image_libc)
     : view_(view), image_libc_(image_libc) {
   if (auto llp = image.env_value("LD_LIBRARY_PATH")) ld_library_path_ = split_any(*llp, ":;");
+  for (auto& d : ld_library_path_)
+    if (d.find('$') != std::string::npos) env_has_dst_ = true;
   read_ld_so_conf("etc/ld.so.conf", 0);
 }
 
@@ -233,39 +236,56 @@ const std::vector<std::string>& LoaderEmulator::default_dirs(Flavor fl, const Ta
   return default_dirs_cache_.emplace(key, std::move(dirs)).first->second;
 }
 
-std::vector<std::string> LoaderEmulator::inherited_for_child(Flavor fl, const Object& loader,
-                                                              const Target& t) const {
-  const ElfFacts& e = *loader.elf;
-  // glibc ignores DT_RPATH of an object that has DT_RUNPATH; musl takes DT_RUNPATH over DT_RPATH.
-  const std::vector<std::string>* own = nullptr;
-  if (fl == Flavor::Glibc) own = e.runpath.empty() ? &e.rpath : nullptr;
-  else own = e.runpath.empty() ? &e.rpath : &e.runpath;
-  std::vector<std::string> out;
-  if (own) out = expand_dirs(*own, parent_dir(loader.path), t);
-  out.insert(out.end(), loader.inherited.begin(), loader.inherited.end());
-  return out;
+LoaderEmulator::Object LoaderEmulator::make_object(Flavor fl, std::string path, std::string real,
+                                                  const ElfFacts* elf, const std::vector<std::string>& inherited,
+                                                  const Target& t) const {
+  Object o{std::move(path), std::move(real), elf, {}, {}, {}, {}};
+  std::string origin_dir = parent_dir(o.path);
+  if (fl == Flavor::Glibc) {
+    // glibc drops DT_RPATH of an object that has DT_RUNPATH, and such an object's
+    // own lookups skip the whole RPATH chain; DT_RUNPATH serves its own lookups only.
+    if (elf->runpath.empty()) o.chain = expand_dirs(elf->rpath, origin_dir, t);
+    o.chain.insert(o.chain.end(), inherited.begin(), inherited.end());
+    if (elf->runpath.empty()) o.first = o.chain;
+    else o.last = expand_dirs(elf->runpath, origin_dir, t);
+  } else {
+    // musl takes DT_RUNPATH over DT_RPATH and walks the chain of loaders after LD_LIBRARY_PATH.
+    o.chain = expand_dirs(elf->runpath.empty() ? elf->rpath : elf->runpath, origin_dir, t);
+    o.chain.insert(o.chain.end(), inherited.begin(), inherited.end());
+    o.last = o.chain;
+  }
+  for (auto& d : o.first) o.key += d + ":";
+  o.key += "|";
+  for (auto& d : o.last) o.key += d + ":";
+  return o;
 }
 
 std::optional<LoaderEmulator::Found> LoaderEmulator::search(Flavor fl, const std::string& name,
-                                                            const Object& loader, const Target& t) {
-  std::string origin_dir = parent_dir(loader.path);
-  if (name.find('/') != std::string::npos) return probe("", expand_dir(name, origin_dir, t), t);
-  const ElfFacts& e = *loader.elf;
+                                                            const Object& loader, const Target& t,
+                                                            const std::vector<std::string>& env_dirs) {
+  if (name.find('/') != std::string::npos) return probe("", expand_dir(name, parent_dir(loader.path), t), t);
+  std::string key;
+  key += fl == Flavor::Glibc ? 'g' : 'm';
+  key += std::to_string(t.machine) + "/" + std::to_string(t.elf_class) + ":";
+  if (fl == Flavor::Musl) key += musl_arch_of(*loader.elf) + ":";
+  key += loader.key;
+  if (env_has_dst_)
+    for (auto& d : env_dirs) key += d + ":";
+  key += "\n" + name;
+  auto it = search_cache_.find(key);
+  if (it != search_cache_.end()) return it->second;
+
   auto try_dirs = [&](const std::vector<std::string>& dirs) -> std::optional<Found> {
     for (auto& d : dirs)
       if (auto f = probe(d, name, t)) return f;
     return std::nullopt;
   };
-  if (fl == Flavor::Glibc) {
-    if (e.runpath.empty())
-      if (auto f = try_dirs(inherited_for_child(fl, loader, t))) return f;
-    if (auto f = try_dirs(expand_dirs(ld_library_path_, origin_dir, t))) return f;
-    if (auto f = try_dirs(expand_dirs(e.runpath, origin_dir, t))) return f;
-    return try_dirs(default_dirs(fl, t, ""));
-  }
-  if (auto f = try_dirs(expand_dirs(ld_library_path_, origin_dir, t))) return f;
-  if (auto f = try_dirs(inherited_for_child(fl, loader, t))) return f;
-  return try_dirs(default_dirs(fl, t, musl_arch_of(e)));
+  std::optional<Found> found = try_dirs(loader.first);
+  if (!found) found = try_dirs(env_dirs);
+  if (!found) found = try_dirs(loader.last);
+  if (!found) found = try_dirs(default_dirs(fl, t, fl == Flavor::Musl ? musl_arch_of(*loader.elf) : ""));
+  search_cache_.emplace(std::move(key), found);
+  return found;
 }
 
 std::string LoaderEmulator::musl_loader_for(const ElfFacts& elf, const std::string& musl_arch) {
@@ -317,40 +337,75 @@ void LoaderEmulator::resolve(BinaryFacts& b) {
     else musl_self = musl_loader_for(elf, musl_arch_of(elf));
   }
 
-  std::vector<Object> objs;
-  objs.push_back(Object{b.path, b.path, b.elf, {}});
-  std::unordered_map<std::string, std::string> by_name;  // NEEDED name or soname -> real path loaded
-  std::unordered_set<std::string> loaded{b.path};
-  std::unordered_set<std::string> missing;
+  Session session{fl, t, musl_self, expand_dirs(ld_library_path_, parent_dir(b.path), t), {}};
   if (fl == Flavor::Glibc && interp && interp->elf) {
     // ld.so is loaded before anything else, under its soname.
-    by_name[base_name(elf.interpreter)] = b.interpreter_resolved;
-    if (!interp->elf->soname.empty()) by_name[interp->elf->soname] = b.interpreter_resolved;
-    loaded.insert(b.interpreter_resolved);
+    session.preloaded.emplace_back(base_name(elf.interpreter), b.interpreter_resolved);
+    if (!interp->elf->soname.empty()) session.preloaded.emplace_back(interp->elf->soname, b.interpreter_resolved);
   }
+  Closure c = load_closure(session, make_object(fl, b.path, b.path, b.elf, {}, t), 0, &b.resolved);
+  b.missing_needed = std::move(c.missing);
+}
 
+LoaderEmulator::Closure LoaderEmulator::load_closure(const Session& s, Object root, int depth,
+                                                     std::map<std::string, std::string>* direct) {
+  Closure out;
+  const std::string session_key = s.key();
+  std::unordered_map<std::string, std::string> by_name(s.preloaded.begin(), s.preloaded.end());
+  std::unordered_set<std::string> loaded{root.real};
+  for (auto& p : s.preloaded) loaded.insert(p.second);
+  std::unordered_set<std::string> missing;
+  auto provide = [&](const std::string& name, const std::string& real) {
+    if (by_name.emplace(name, real).second) out.provided.emplace_back(name, real);
+  };
+  auto miss = [&](const std::string& name) {
+    if (missing.insert(name).second) out.missing.push_back(name);
+  };
+
+  std::vector<Object> objs;
+  objs.push_back(std::move(root));
   for (size_t i = 0; i < objs.size(); ++i) {
+    // A library whose lookups depend on nothing but itself loads the same
+    // everywhere: its closure is computed once and merged.
+    if (i > 0 && objs[i].key == "|" && !env_has_dst_ && depth < kMaxClosureDepth) {
+      std::string memo_key = session_key + objs[i].real;
+      auto it = closure_cache_.find(memo_key);
+      if (it == closure_cache_.end()) {
+        if (!in_progress_.insert(memo_key).second) goto expand;  // a cycle: load it in place
+        Closure c = load_closure(s, objs[i], depth + 1, nullptr);
+        in_progress_.erase(memo_key);
+        it = closure_cache_.emplace(memo_key, std::move(c)).first;
+      }
+      for (auto& [name, real] : it->second.provided) {
+        provide(name, real);
+        loaded.insert(real);
+      }
+      for (auto& name : it->second.missing)
+        if (!by_name.count(name)) miss(name);
+      continue;
+    }
+  expand:
     for (const std::string& name : objs[i].elf->needed) {
       std::string real;
       if (auto it = by_name.find(name); it != by_name.end()) {
         real = it->second;
-      } else if (!musl_self.empty() && musl_answers(name)) {
-        real = musl_self;
-      } else if (auto f = search(fl, name, objs[i], t)) {
+      } else if (!s.musl_self.empty() && musl_answers(name)) {
+        real = s.musl_self;
+      } else if (auto f = search(s.flavor, name, objs[i], s.target, s.env_dirs)) {
         real = f->real;
-        by_name[name] = real;
+        provide(name, real);
         if (loaded.insert(real).second) {
           const ElfFacts* lib = view_.find(real)->elf;
-          if (fl == Flavor::Glibc && !lib->soname.empty()) by_name.emplace(lib->soname, real);
-          std::vector<std::string> inherited = inherited_for_child(fl, objs[i], t);
-          objs.push_back(Object{f->path, real, lib, std::move(inherited)});
+          if (s.flavor == Flavor::Glibc && !lib->soname.empty()) provide(lib->soname, real);
+          objs.push_back(make_object(s.flavor, f->path, real, lib, objs[i].chain, s.target));
         }
-      } else if (missing.insert(name).second) {
-        b.missing_needed.push_back(name);
+      } else {
+        miss(name);
       }
-      if (i == 0 && !real.empty()) b.resolved[name] = real;
+      if (i == 0 && direct && !real.empty()) (*direct)[name] = real;
     }
   }
+  return out;
 }
 
 }  // namespace imgaudit
