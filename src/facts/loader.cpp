@@ -73,12 +73,10 @@ bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::
 }  // namespace
 
 bool LoaderEmulator::musl_answers(const std::string& name) {
-  static const char* const glibc_sonames[] = {"libc.so.6",     "libc.so.6.1", "libm.so.6",    "libm.so.6.1",
-                                              "libpthread.so.0", "libdl.so.2", "librt.so.1", "libutil.so.1"};
-  for (const char* g : glibc_sonames)
-    if (name == g) return false;
   if (starts_with(name, "ld-musl-")) return true;
-  // musl's load_library(): "lib" followed by one of these and a dot is the loader itself.
+  // musl's load_library(): "lib" followed by one of these and a dot is the
+  // loader itself, glibc's sonames included (libc.so.6, libpthread.so.0):
+  // that is why glibc programs start on Alpine once their loader path exists.
   static const char* const reserved[] = {"c.", "pthread.", "rt.", "m.", "dl.", "util.", "xnet."};
   if (!starts_with(name, "lib")) return false;
   std::string_view rest = std::string_view(name).substr(3);
