@@ -1,0 +1,300 @@
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "dockerfile/dockerfile.h"
+#include "util/error.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr uintmax_t kMaxDockerfileBytes = 8u << 20;
+
+const std::set<std::string> kKeywords = {"ADD",   "ARG",    "CMD",        "COPY",        "ENTRYPOINT", "ENV",
+                                         "EXPOSE", "FROM",  "HEALTHCHECK", "LABEL",      "MAINTAINER", "ONBUILD",
+                                         "RUN",    "SHELL", "STOPSIGNAL", "USER",        "VOLUME",     "WORKDIR"};
+
+bool is_blank(const std::string& line) {
+  return std::all_of(line.begin(), line.end(), [](unsigned char c) { return std::isspace(c); });
+}
+
+bool is_comment(const std::string& line) {
+  size_t p = line.find_first_not_of(" \t");
+  return p != std::string::npos && line[p] == '#';
+}
+
+std::string rtrim(const std::string& s) {
+  size_t e = s.find_last_not_of(" \t\r");
+  return e == std::string::npos ? std::string() : s.substr(0, e + 1);
+}
+
+std::string ltrim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b);
+}
+
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) {
+      if (start < text.size()) lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  for (auto& l : lines)
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+  return lines;
+}
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::string& path) : lines_(split_lines(text)) { df_.path = path; }
+
+  Dockerfile run() {
+    read_directives();
+    while (next_ < lines_.size()) {
+      const std::string& line = lines_[next_];
+      if (is_blank(line) || is_comment(line)) {
+        ++next_;
+        continue;
+      }
+      add_instruction();
+    }
+    if (df_.stages.empty()) throw InputError(df_.path + ": no FROM instruction: not a Dockerfile");
+    return std::move(df_);
+  }
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& why) const {
+    throw InputError(df_.path + ":" + std::to_string(line) + ": " + why);
+  }
+
+  // `# escape=` and the other directives may only open the file, before any
+  // comment, blank line or instruction.
+  void read_directives() {
+    std::set<std::string> seen;
+    for (; next_ < lines_.size(); ++next_) {
+      const std::string line = ltrim(lines_[next_]);
+      if (line.empty() || line[0] != '#') return;
+      std::string body = ltrim(line.substr(1));
+      size_t eq = body.find('=');
+      if (eq == std::string::npos) return;
+      std::string key = lower(rtrim(body.substr(0, eq)));
+      if (key != "escape" && key != "syntax" && key != "check") return;
+      if (!seen.insert(key).second) fail(static_cast<int>(next_) + 1, "parser directive " + key + " given twice");
+      std::string value = rtrim(ltrim(body.substr(eq + 1)));
+      if (key == "escape") {
+        if (value != "\\" && value != "`") fail(static_cast<int>(next_) + 1, "escape must be \\ or `, not " + value);
+        df_.escape = value[0];
+      }
+    }
+  }
+
+  // One logical line: continuation lines joined; comment and blank lines
+  // between them are dropped, as the builders drop them.
+  std::string read_logical_line() {
+    std::string logical;
+    bool continuing = false;
+    while (next_ < lines_.size()) {
+      const std::string& line = lines_[next_];
+      if (continuing && (is_blank(line) || is_comment(line))) {
+        ++next_;
+        continue;
+      }
+      ++next_;
+      std::string trimmed = rtrim(line);
+      if (!trimmed.empty() && trimmed.back() == df_.escape) {
+        logical += trimmed.substr(0, trimmed.size() - 1);
+        continuing = true;
+        continue;
+      }
+      logical += line;
+      return logical;
+    }
+    return logical;  // a continuation on the last line ends the instruction
+  }
+
+  // Heredoc markers of a RUN/COPY/ADD line: <<EOF, <<-EOF, <<"EOF", <<'EOF'.
+  struct Marker {
+    std::string word;
+    bool strip_tabs = false;
+  };
+  static std::vector<Marker> heredoc_markers(const std::string& s) {
+    std::vector<Marker> out;
+    for (size_t p = s.find("<<"); p != std::string::npos; p = s.find("<<", p + 2)) {
+      if ((p > 0 && s[p - 1] == '<') || (p + 2 < s.size() && s[p + 2] == '<')) {  // <<< here-strings
+        p += 1;
+        continue;
+      }
+      size_t q = p + 2;
+      Marker m;
+      if (q < s.size() && s[q] == '-') m.strip_tabs = true, ++q;
+      char quote = 0;
+      if (q < s.size() && (s[q] == '"' || s[q] == '\'')) quote = s[q++];
+      size_t start = q;
+      while (q < s.size() && (std::isalnum(static_cast<unsigned char>(s[q])) || s[q] == '_' || s[q] == '-' || s[q] == '.'))
+        ++q;
+      if (q == start) continue;
+      if (quote && (q >= s.size() || s[q] != quote)) continue;
+      m.word = s.substr(start, q - start);
+      out.push_back(m);
+    }
+    return out;
+  }
+
+  std::string read_heredoc(const Marker& m, int opened_at) {
+    std::string body;
+    while (next_ < lines_.size()) {
+      std::string line = lines_[next_++];
+      std::string end = line;
+      if (m.strip_tabs) end.erase(0, end.find_first_not_of('\t') == std::string::npos ? end.size() : end.find_first_not_of('\t'));
+      if (end == m.word) return body;
+      body += (m.strip_tabs ? end : line) + "\n";
+    }
+    fail(opened_at, "heredoc <<" + m.word + " is never closed");
+  }
+
+  void add_instruction() {
+    Instruction in;
+    in.first_line = static_cast<int>(next_) + 1;
+    std::string logical = ltrim(read_logical_line());
+    in.last_line = static_cast<int>(next_);
+
+    size_t sp = logical.find_first_of(" \t");
+    in.keyword = upper(logical.substr(0, sp));
+    std::string rest = sp == std::string::npos ? std::string() : ltrim(logical.substr(sp));
+    if (!kKeywords.count(in.keyword)) fail(in.first_line, "unknown instruction: " + logical.substr(0, sp));
+
+    while (rest.compare(0, 2, "--") == 0) {
+      size_t end = rest.find_first_of(" \t");
+      std::string token = rest.substr(2, end == std::string::npos ? std::string::npos : end - 2);
+      size_t eq = token.find('=');
+      in.flags.emplace_back(lower(token.substr(0, eq)), eq == std::string::npos ? "" : token.substr(eq + 1));
+      rest = end == std::string::npos ? std::string() : ltrim(rest.substr(end));
+    }
+    in.args = rtrim(rest);
+
+    if (!in.args.empty() && in.args[0] == '[') {
+      auto j = nlohmann::json::parse(in.args, nullptr, false);
+      if (j.is_array() && std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_string(); })) {
+        in.exec_form.emplace();
+        for (auto& v : j) in.exec_form->push_back(v.get<std::string>());
+      }
+    }
+
+    if (in.keyword == "RUN" || in.keyword == "COPY" || in.keyword == "ADD")
+      if (!in.exec_form)
+        for (const Marker& m : heredoc_markers(in.args)) in.heredocs.push_back(read_heredoc(m, in.first_line));
+    in.last_line = static_cast<int>(next_);
+
+    check_arguments(in);
+    if (in.keyword == "FROM") {
+      add_stage(in);
+    } else if (df_.stages.empty() && in.keyword != "ARG") {
+      fail(in.first_line, in.keyword + " before the first FROM: only ARG may come before it");
+    }
+    in.stage = static_cast<int>(df_.stages.size()) - 1;
+    df_.instructions.push_back(std::move(in));
+  }
+
+  void check_arguments(const Instruction& in) const {
+    static const std::set<std::string> need_args = {"ADD", "ARG", "COPY", "ENV", "EXPOSE", "FROM", "LABEL",
+                                                    "ONBUILD", "RUN", "STOPSIGNAL", "USER", "VOLUME", "WORKDIR"};
+    if (in.args.empty() && need_args.count(in.keyword)) fail(in.first_line, in.keyword + " needs arguments");
+    if ((in.keyword == "COPY" || in.keyword == "ADD") && in.heredocs.empty()) {
+      size_t words = in.exec_form ? in.exec_form->size() : 0;
+      if (!in.exec_form) {
+        std::istringstream ws(in.args);
+        for (std::string w; ws >> w;) ++words;
+      }
+      if (words < 2) fail(in.first_line, in.keyword + " needs a source and a destination");
+    }
+  }
+
+  void add_stage(const Instruction& in) {
+    std::istringstream ws(in.args);
+    std::vector<std::string> words;
+    for (std::string w; ws >> w;) words.push_back(w);
+    Stage st;
+    st.base = words[0];
+    if (words.size() == 3 && lower(words[1]) == "as") {
+      st.name = lower(words[2]);
+    } else if (words.size() != 1) {
+      fail(in.first_line, "FROM takes an image and an optional `AS name`, not: " + in.args);
+    }
+    st.from = df_.instructions.size();
+    df_.stages.push_back(st);
+  }
+
+  std::vector<std::string> lines_;
+  size_t next_ = 0;
+  Dockerfile df_;
+};
+
+}  // namespace
+
+std::string collapse_whitespace(const std::string& s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::optional<std::string> Instruction::flag(const std::string& name) const {
+  for (auto& [k, v] : flags)
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+std::string Instruction::text() const {
+  std::string s = keyword;
+  for (auto& [k, v] : flags) s += " --" + k + (v.empty() ? "" : "=" + v);
+  return collapse_whitespace(s + " " + args);
+}
+
+Dockerfile parse_dockerfile(const std::string& text, const std::string& path) { return Parser(text, path).run(); }
+
+Dockerfile read_dockerfile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read Dockerfile " + path + ": is a folder");
+  auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxDockerfileBytes) throw InputError("cannot read Dockerfile " + path + ": larger than 8 MiB");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError("cannot read Dockerfile " + path + ": " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) throw InputError("cannot read Dockerfile " + path + ": read error");
+  return parse_dockerfile(ss.str(), path);
+}
+
+}  // namespace imgaudit
