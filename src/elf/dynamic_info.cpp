@@ -190,22 +190,22 @@ DynamicInfo read_dynamic(const ElfFile& file) {
 }
 
 bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
-                   const std::function<void(std::string_view, bool)>& visit) {
+                   const std::function<void(std::string_view, bool, bool)>& visit) {
   size_t entry = file.record_size(ELF_T_SYM);
-  auto visit_table = [&](std::string_view part, const StringTable& names, uint64_t count, const char* what) {
+  auto visit_table = [&](std::string_view part, const StringTable& names, uint64_t count, const char* what, bool dynamic) {
     if (count == 0) return;
     if (part.size() / entry < count || count > INT32_MAX) elf_fail(std::string(what) + " past end of file");
     Elf_Data* data = file.typed(part.substr(0, count * entry), ELF_T_SYM, "symbol table");
     for (uint64_t i = 1; i < count; ++i) {
       GElf_Sym sym;
       if (!gelf_getsym(data, int(i), &sym)) elf_fail("unreadable symbol");
-      if (sym.st_name != 0) visit(names.at(sym.st_name), sym.st_shndx != SHN_UNDEF);
+      if (sym.st_name != 0) visit(names.at(sym.st_name), sym.st_shndx != SHN_UNDEF, dynamic);
     }
   };
   bool any = false;
   if (dyn.has_symbols) {
     visit_table(file.at_vaddr(dyn.symtab_vaddr, "dynamic symbol table"), StringTable{dyn.strtab, "dynamic string table"},
-                dyn.symbol_count, "dynamic symbol table");
+                dyn.symbol_count, "dynamic symbol table", true);
     any = true;
   }
   const auto& sections = file.sections();
@@ -214,7 +214,7 @@ bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
     if (s.header.sh_link == 0 || s.header.sh_link >= sections.size()) elf_fail("symbol table without string table");
     const GElf_Shdr& str = sections[s.header.sh_link].header;
     StringTable names{file.range(str.sh_offset, str.sh_size, "symbol string table"), "symbol string table"};
-    visit_table(file.range(s.header.sh_offset, s.header.sh_size, "symbol table"), names, s.header.sh_size / entry, "symbol table");
+    visit_table(file.range(s.header.sh_offset, s.header.sh_size, "symbol table"), names, s.header.sh_size / entry, "symbol table", false);
     any = true;
   }
   return any;

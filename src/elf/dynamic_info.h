@@ -27,9 +27,10 @@ struct DynamicInfo {
 
 DynamicInfo read_dynamic(const ElfFile& file);
 
-// Calls `visit(name, defined)` for each symbol of the dynamic symbol table, then
-// of .symtab when the file has one. Returns false when the file has neither.
+// Calls `visit(name, defined, dynamic)` for each symbol of the dynamic symbol
+// table (dynamic = true), then of .symtab when the file has one. Returns false
+// when the file has neither.
 bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
-                   const std::function<void(std::string_view name, bool defined)>& visit);
+                   const std::function<void(std::string_view name, bool defined, bool dynamic)>& visit);
 
 }  // namespace imgaudit

@@ -75,20 +75,20 @@ Linkage linkage_of(const ElfFacts& f, const ElfFile& file, const DynamicInfo& dy
 struct SymbolEvidence {
   bool any = false;
   bool thread_start = false;  // pthread_create / thrd_create
-  bool defines_libc_start_main = false;
+  bool exports_libc_start_main = false;
   LibcKind static_libc = LibcKind::Unknown;  // from libc internals linked into the file
   std::string allocator;
 };
 
 SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool statically_linked) {
   SymbolEvidence ev;
-  ev.any = visit_symbols(file, dyn, [&](std::string_view name, bool defined) {
+  ev.any = visit_symbols(file, dyn, [&](std::string_view name, bool defined, bool dynamic) {
     // A library defining pthread_create (libc itself) does not start threads;
     // a static executable only contains it when something calls it.
     if ((name == "pthread_create" || name == "thrd_create") && (!defined || statically_linked))
       ev.thread_start = true;
-    else if (name == "__libc_start_main" && defined)
-      ev.defines_libc_start_main = true;
+    else if (name == "__libc_start_main" && defined && dynamic)  // exported: libc itself, not a static program
+      ev.exports_libc_start_main = true;
     else if (defined && (name == "__init_libc" || name == "__copy_tls"))
       ev.static_libc = LibcKind::Musl;
     else if (defined && (name == "_dl_aux_init" || name == "__libc_setup_tls"))
@@ -195,7 +195,7 @@ ElfFacts collect(const ElfFile& file) {
   bool has_sections = file.sections().size() > 1;
   const ElfFile::Section* go_section = file.section(".go.buildinfo");
   bool maybe_go = go_section || !has_sections;
-  bool maybe_libc = statically_linked || (f.needed.empty() && symbols.defines_libc_start_main);
+  bool maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
 
   enum { kRustPanic, kRustcPath, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld, kGoMagic,
          kGoTzdata, kGoTls, kNeedles };
@@ -246,7 +246,7 @@ ElfFacts collect(const ElfFile& file) {
 
   bool musl_signature = found(kMusl), glibc_signature = found(kGlibcTunables) || found(kGlibcTooOld);
   f.is_musl_loader = starts_with(f.soname, "libc.musl-") ||
-                     (f.needed.empty() && symbols.defines_libc_start_main && musl_signature);
+                     (f.needed.empty() && symbols.exports_libc_start_main && musl_signature);
   if (f.is_musl_loader) {
     f.libc = LibcKind::Musl;
     f.threads = false;  // it defines pthread_create; it does not call it

@@ -115,5 +115,27 @@ TEST(ElfLinkage, ThreadsFromSymbols) {
   EXPECT_EQ(facts_of_file(stripped_copy(musl_static)).threads, std::nullopt);
 }
 
+TEST(ElfLinkage, StaticMuslProgramWithStdioIsNotTheLoader) {
+  // It defines __libc_start_main and carries musl's strerror table, as the
+  // loader does, but exports nothing: it is a program, and it starts a thread.
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", R"(#include <pthread.h>
+#include <stdio.h>
+static void* work(void* arg) { printf("%p\n", arg); return arg; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, work, NULL); pthread_join(t, NULL); return 0; }
+)", "stdio-threads", "-static -pthread");
+  ASSERT_FALSE(bin.empty());
+  for (std::string flags : {"", "-static-pie"}) {
+    std::string b = flags.empty() ? bin : build(dir, "musl-gcc", kThreadsC, "pie-threads", "-static-pie -pthread");
+    ASSERT_FALSE(b.empty());
+    ElfFacts f = facts_of_file(b);
+    EXPECT_FALSE(f.is_musl_loader) << flags;
+    EXPECT_EQ(f.libc, LibcKind::Musl) << flags;
+    EXPECT_EQ(f.threads, std::optional<bool>(true)) << flags;
+  }
+  ElfFacts loader = facts_of_file("/lib/ld-musl-x86_64.so.1");
+  EXPECT_TRUE(loader.is_musl_loader);
+}
+
 }  // namespace
 }  // namespace imgaudit::test
