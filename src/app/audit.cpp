@@ -1,17 +1,41 @@
 #include "app/audit.h"
 
+#include <cstdio>
 #include <thread>
 
+#include "cache/blob_cache.h"
+#include "cache/cache_dir.h"
+#include "cache/facts_cache.h"
 #include "layer/read_layers.h"
+#include "registry/progress.h"
+#include "registry/registry_source.h"
 #include "rules/evaluate.h"
 #include "util/paths.h"
 
 namespace imgaudit {
 
 Audit::Audit(const AuditOptions& options) {
-  auto source = open_image(options.image, options.platform);
+  std::string cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
+  std::optional<BlobCache> blobs;
+  std::optional<FactsCache> facts;
+  if (options.use_cache && !cache_dir.empty()) {
+    blobs.emplace(cache_dir);
+    facts.emplace(cache_dir);
+  }
+  std::unique_ptr<Progress> progress = options.progress ? std::make_unique<Progress>(stderr) : nullptr;
+  RegistryOptions registry = options.registry;
+  registry.cache = blobs ? &*blobs : nullptr;
+  registry.progress = progress.get();
+  bool from_registry = false;
+  auto source = open_image(options.image, options.platform,
+                           [&](const std::string& reference, const std::optional<Platform>& platform) {
+                             from_registry = true;
+                             return open_registry_image(reference, platform, registry);
+                           });
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  layers_ = read_layers(*source, jobs);
+  bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
+  layers_ = read_layers(*source, jobs, cache_layers ? &*facts : nullptr);
+  progress.reset();
   for (size_t i = 0; i < layers_.size(); ++i) {
     view_.apply(layers_[i], static_cast<int>(i));
     for (auto& w : layers_[i].warnings)

@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "registry/registry_options.h"
 #include "report/report.h"
 #include "source/source.h"
 
@@ -11,6 +12,12 @@ struct AuditOptions {
   std::string image;
   std::optional<Platform> platform;
   unsigned jobs = 0;  // 0: one worker per core
+  RegistryOptions registry;  // its cache and progress are the Audit's
+  // Layer facts, manifests and configs by digest: used for registry images,
+  // and for local ones when cache_dir is given.
+  bool use_cache = true;
+  std::string cache_dir;  // "": $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit
+  bool progress = false;  // bytes per layer on standard error
 };
 
 // The whole pipeline: source -> layers -> merged view -> facts -> rules.

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/audit.h"
+#include "app/registry_cli.h"
 #include "rules/catalog.h"
 #include "util/error.h"
 #include "version.h"
@@ -64,6 +65,8 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   app.add_flag("-q,--quiet", quiet, "text: print findings only; nothing when there are none");
   app.add_option("-j,--jobs", jobs, "layers read at once (default: one per core)");
+  RegistryCliOptions registry_cli;
+  add_registry_options(app, registry_cli);
 
   auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
   std::string explain_id;
@@ -89,6 +92,7 @@ int run_cli(int argc, char** argv) {
     AuditOptions options;
     options.image = image;
     options.jobs = jobs;
+    apply_registry_options(registry_cli, quiet, options);
     if (!platform.empty()) options.platform = Platform::parse(platform);
     Audit audit(options);
     const AuditReport& report = audit.report();

@@ -32,7 +32,7 @@ std::vector<std::string> expected_diff_ids(const ImageSource& src, size_t layer_
 
 }  // namespace
 
-std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers) {
+std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache) {
   if (auto dir = src.root_dir()) return {read_root_dir(*dir)};
 
   std::vector<Descriptor> layers = src.layers();
@@ -48,8 +48,20 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers) {
   auto work = [&] {
     for (size_t i; !failed && (i = next++) < layers.size();) {
       try {
+        const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
+        // Without a digest nothing verifies the bytes the facts came from.
+        bool cacheable = cache && !layers[i].digest.empty();
+        if (cacheable) {
+          std::optional<LayerFacts> hit = cache->load(layers[i].digest);
+          if (hit && hit->digest == layers[i].digest && (diff_id.empty() || hit->diff_id == diff_id)) {
+            out[i] = std::move(*hit);
+            out[i].media_type = layers[i].media_type;
+            continue;
+          }
+        }
         auto blob = src.open_blob(layers[i]);
-        out[i] = read_layer(*blob, layers[i], diff_ids.empty() ? std::string() : diff_ids[i]);
+        out[i] = read_layer(*blob, layers[i], diff_id);
+        if (cacheable) cache->store(out[i]);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!first_error) first_error = std::current_exception();

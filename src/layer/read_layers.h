@@ -1,6 +1,7 @@
 #pragma once
 #include <vector>
 
+#include "layer/layer_cache.h"
 #include "layer/layer_facts.h"
 #include "source/source.h"
 
@@ -9,7 +10,9 @@ namespace imgaudit {
 // Reads every layer of `src` bottom-up, `workers` at a time (0: one per
 // core), checking each against the config's rootfs.diff_ids when it lists
 // them. A rootfs folder gives one LayerFacts. The first error is rethrown
-// as InputError.
-std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers = 0);
+// as InputError. With a cache, a layer whose digest is there is not opened,
+// and each layer read and verified is stored.
+std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers = 0,
+                                    const LayerFactsCache* cache = nullptr);
 
 }  // namespace imgaudit

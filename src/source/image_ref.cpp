@@ -51,6 +51,11 @@ ImageRef parse_image_ref(const std::string& image) {
                                          {"docker-archive:", ImageRef::DockerArchive},
                                          {"rootfs:", ImageRef::Rootfs}};
   ImageRef ref;
+  if (image.rfind("docker://", 0) == 0) {
+    ref.kind = ImageRef::Registry;
+    ref.reference = image.substr(9);
+    return ref;
+  }
   for (const Transport& t : transports) {
     if (image.rfind(t.prefix, 0) != 0) continue;
     ref.kind = t.kind;

@@ -11,8 +11,8 @@ struct ImageRef {
 };
 
 // "oci:PATH[:TAG]", "oci-archive:PATH[:TAG]", "docker-archive:PATH[:NAME:TAG]",
-// "rootfs:PATH"; an existing path or one that looks like a path is Detect;
-// anything else is a registry reference.
+// "rootfs:PATH", "docker://REFERENCE"; an existing path or one that looks
+// like a path is Detect; anything else is a registry reference.
 ImageRef parse_image_ref(const std::string& image);
 
 }  // namespace imgaudit

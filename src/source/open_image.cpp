@@ -18,8 +18,12 @@ std::string describe(const ImageRef& ref) {
   return s;
 }
 
-std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform>& platform) {
-  if (ref.kind == ImageRef::Registry) throw InputError("registry references are not supported yet");
+std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform>& platform,
+                                      const RegistryOpener& registry) {
+  if (ref.kind == ImageRef::Registry) {
+    if (!registry) throw InputError("not a file or folder, and registry pulls are not available here");
+    return registry(ref.reference, platform);
+  }
   struct stat st;
   if (stat(ref.path.c_str(), &st) != 0)
     throw InputError(errno == ENOENT ? "no such file or directory" : std::strerror(errno));
@@ -67,10 +71,11 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
 
 }  // namespace
 
-std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform) {
+std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform,
+                                        const RegistryOpener& registry) {
   ImageRef ref = parse_image_ref(image);
   try {
-    return open_ref(ref, platform);
+    return open_ref(ref, platform, registry);
   } catch (const InputError& e) {
     throw InputError((ref.kind == ImageRef::Registry || ref.kind == ImageRef::Detect ? image : describe(ref)) + ": " +
                      e.what());

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,9 +53,15 @@ class ImageSource {
   virtual std::optional<std::string> root_dir() const { return std::nullopt; }
 };
 
+// Opens a registry reference: the registry module provides it (the app wires it in).
+using RegistryOpener =
+    std::function<std::unique_ptr<ImageSource>(const std::string& reference, const std::optional<Platform>& platform)>;
+
 // Opens IMAGE as the CLI takes it: "oci:PATH[:TAG]", "docker-archive:PATH",
 // "oci-archive:PATH", "rootfs:PATH", or a path detected by content. Anything
-// else is a registry reference. Throws InputError naming the input and the cause.
-std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform);
+// else ("docker://REF" explicitly) is a registry reference, opened by
+// `registry` when given. Throws InputError naming the input and the cause.
+std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform,
+                                        const RegistryOpener& registry = nullptr);
 
 }  // namespace imgaudit

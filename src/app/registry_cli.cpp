@@ -1,0 +1,46 @@
+#include "app/registry_cli.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "util/error.h"
+
+namespace imgaudit {
+
+void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
+  app.add_option("--username", out.username, "registry user name (with --password-stdin); else docker's credentials");
+  app.add_flag("--password-stdin", out.password_stdin, "read the registry password or token from standard input");
+  app.add_option("--ca-cert", out.ca_cert, "trust this CA certificate file (PEM) besides the system's");
+  app.add_option("--insecure-registry", out.insecure_registries,
+                 "HOST[:PORT] that may be reached over plain HTTP (localhost and 127.0.0.1 always may); repeatable");
+  app.add_option("--timeout", out.timeout_seconds, "seconds to connect, and without data, before a request fails (default 30)")
+      ->check(CLI::Range(1L, 3600L));
+  app.add_flag("--no-cache", out.no_cache, "neither read nor write the cache");
+  app.add_option("--cache-dir", out.cache_dir,
+                 "cache folder (default $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit); given, local images use it too");
+}
+
+void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options) {
+  if (cli.password_stdin && cli.username.empty()) throw InputError("--password-stdin needs --username");
+  if (!cli.username.empty() && !cli.password_stdin)
+    throw InputError("--username needs --password-stdin (a password is never taken on the command line)");
+  if (cli.password_stdin) {
+    std::string password((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) password.pop_back();
+    if (password.empty()) throw InputError("--password-stdin: standard input holds no password");
+    options.registry.credentials = Credentials{cli.username, password};
+  }
+  if (!cli.ca_cert.empty() && !std::ifstream(cli.ca_cert))
+    throw InputError(cli.ca_cert + ": cannot read the CA certificate (--ca-cert)");
+  options.registry.http.ca_cert = cli.ca_cert;
+  options.registry.http.timeout_seconds = cli.timeout_seconds;
+  options.registry.insecure_registries = cli.insecure_registries;
+  options.use_cache = !cli.no_cache;
+  options.cache_dir = cli.cache_dir;
+  options.progress = !quiet && isatty(STDERR_FILENO);
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,29 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app/audit.h"
+
+namespace imgaudit {
+
+struct RegistryCliOptions {
+  std::string username;
+  bool password_stdin = false;
+  std::string ca_cert;
+  std::vector<std::string> insecure_registries;
+  long timeout_seconds = 30;
+  bool no_cache = false;
+  std::string cache_dir;
+};
+
+// --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --no-cache, --cache-dir.
+void add_registry_options(CLI::App& app, RegistryCliOptions& out);
+
+// Fills the registry, cache and progress fields of `options` (progress on
+// standard error when it is a terminal and not `quiet`); reads the password
+// from standard input for --password-stdin. Throws InputError.
+void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options);
+
+}  // namespace imgaudit

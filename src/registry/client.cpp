@@ -1,0 +1,196 @@
+#include "registry/client.h"
+
+#include <nlohmann/json.hpp>
+
+#include "registry/retry.h"
+#include "source/json_blobs.h"
+#include "util/sha256.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr uint64_t kMaxErrorBody = 64 << 10;
+constexpr int kMaxAuthRounds = 2;
+constexpr size_t kTagsShown = 10;
+
+const char* const kManifestTypes[] = {
+    "application/vnd.oci.image.index.v1+json", "application/vnd.oci.image.manifest.v1+json",
+    "application/vnd.docker.distribution.manifest.list.v2+json",
+    "application/vnd.docker.distribution.manifest.v2+json"};
+
+std::string short_digest(const std::string& d) { return d.substr(0, 19); }
+
+// The first error code of a registry's JSON error body ("MANIFEST_UNKNOWN").
+std::string error_code(HttpStream& response) {
+  std::string body;
+  try {
+    body = response.read_all(kMaxErrorBody);
+  } catch (const InputError&) {
+    return "";
+  }
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("errors") || !j["errors"].is_array() || j["errors"].empty()) return "";
+  return string_field(j["errors"][0], "code");
+}
+
+}  // namespace
+
+bool may_use_plain_http(const std::string& registry, const std::vector<std::string>& insecure_registries) {
+  std::string host = registry[0] == '[' ? registry.substr(0, registry.find(']') + 1) : registry.substr(0, registry.rfind(':'));
+  if (host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0) return true;
+  for (const std::string& r : insecure_registries)
+    if (r == registry || r == host) return true;
+  return false;
+}
+
+RegistryClient::RegistryClient(RegistryRef ref, std::optional<Credentials> credentials, const RegistryOptions& options)
+    : ref_(std::move(ref)), options_(options), auth_(ref_.registry, ref_.repository, std::move(credentials), options.http) {}
+
+void RegistryClient::connect() {
+  std::call_once(connected_, [&] {
+    std::string https = "https://" + ref_.api_host;
+    std::unique_ptr<HttpStream> ping;
+    if (!may_use_plain_http(ref_.registry, options_.insecure_registries)) {
+      ping = open_retrying(https + "/v2/", {}, options_.http);
+      base_url_ = https;
+    } else {
+      try {
+        ping = HttpStream::open(https + "/v2/", {}, options_.http);
+        base_url_ = https;
+      } catch (const TransferError& tls_error) {
+        std::string http = "http://" + ref_.api_host;
+        std::unique_ptr<HttpStream> plain;
+        try {
+          plain = open_retrying(http + "/v2/", {}, options_.http);
+        } catch (const TransferError&) {
+          if (!tls_error.transient()) throw tls_error;
+          throw;
+        }
+        // A TLS-only server answers plain HTTP with 400: its TLS error is the one to report.
+        if (plain->status() != 200 && plain->status() != 401) throw tls_error;
+        ping = std::move(plain);
+        base_url_ = http;
+      }
+    }
+    long status = ping->status();
+    if (status == 401) {
+      std::string challenge = ping->header("www-authenticate");
+      ping.reset();
+      auth_.on_unauthorized(challenge, "");
+    } else if (status != 200) {
+      throw InputError(ref_.registry + ": not a registry: " + base_url_ + "/v2/ answered HTTP " + std::to_string(status));
+    }
+  });
+}
+
+std::unique_ptr<HttpStream> RegistryClient::request(const std::string& path, std::vector<std::string> headers) {
+  connect();
+  for (int round = 0;; ++round) {
+    std::string authorization = auth_.header();
+    std::vector<std::string> all = headers;
+    if (!authorization.empty()) all.push_back(authorization);
+    auto response = open_retrying(base_url_ + path, all, options_.http);
+    if (response->status() != 401 || round == kMaxAuthRounds) return response;
+    if (!auth_.on_unauthorized(response->header("www-authenticate"), authorization)) return response;
+  }
+}
+
+void RegistryClient::fail(HttpStream& response, std::string what) {
+  if (!what.empty()) what += ": ";
+  long status = response.status();
+  std::string repo = ref_.registry + "/" + ref_.repository;
+  std::string login = "log in with `docker login " + ref_.registry + "` or pass --username and --password-stdin";
+  if (status == 401) {
+    if (auth_.has_credentials())
+      throw InputError(what + ref_.registry + " refused the credentials (HTTP 401): check them, or " + login);
+    throw InputError(what + "authentication required (HTTP 401): the repository " + repo +
+                     " does not exist or needs credentials: " + login);
+  }
+  if (status == 403) throw InputError(what + "access to " + repo + " denied (HTTP 403): " + login + " as a user allowed to pull it");
+  if (status == 404) {
+    std::string code = error_code(response);
+    if (code == "NAME_UNKNOWN") throw InputError(what + "repository " + repo + " not found (HTTP 404)");
+    if (code == "BLOB_UNKNOWN") throw InputError(what + "blob not found in " + repo + " (HTTP 404)");
+    throw InputError(what + "not found in " + repo + " (HTTP 404)");
+  }
+  if (status == 429)
+    throw InputError(what + "too many requests (HTTP 429), still after " + std::to_string(kMaxAttempts) +
+                     " attempts: wait, or log in for a higher pull limit");
+  if (status >= 500)
+    throw InputError(what + "server error (HTTP " + std::to_string(status) + ") after " + std::to_string(kMaxAttempts) +
+                     " attempts");
+  throw InputError(what + "unexpected answer HTTP " + std::to_string(status));
+}
+
+void RegistryClient::unknown_manifest(const std::string& reference) {
+  std::string repo = ref_.registry + "/" + ref_.repository;
+  std::string what = reference.rfind("sha256:", 0) == 0 ? "manifest " + reference : "tag \"" + reference + "\"";
+  auto tags = request("/v2/" + ref_.repository + "/tags/list?n=" + std::to_string(kTagsShown + 1), {});
+  if (tags->status() == 404 && error_code(*tags) == "NAME_UNKNOWN") throw InputError("repository " + repo + " not found (HTTP 404)");
+  std::string list;
+  if (tags->status() == 200) {
+    auto j = nlohmann::json::parse(tags->read_all(kMaxErrorBody), nullptr, false);
+    if (j.is_object() && j.contains("tags") && j["tags"].is_array()) {
+      size_t shown = 0;
+      for (const auto& t : j["tags"])
+        if (t.is_string() && shown++ < kTagsShown) list += (list.empty() ? "" : ", ") + t.get<std::string>();
+      if (shown > kTagsShown) list += ", ...";
+    }
+  }
+  throw InputError(what + " not found in " + repo + " (HTTP 404)" + (list.empty() ? "" : "; it has tags " + list));
+}
+
+RegistryClient::Manifest RegistryClient::manifest(const std::string& reference) {
+  std::string accept = "Accept: ";
+  for (const char* t : kManifestTypes) accept += std::string(accept.size() > 8 ? ", " : "") + t;
+  std::string what = "manifest " + (reference.rfind("sha256:", 0) == 0 ? short_digest(reference) : reference);
+  auto response = request("/v2/" + ref_.repository + "/manifests/" + reference, {accept});
+  if (response->status() == 404 && reference == ref_.manifest_reference()) unknown_manifest(reference);
+  if (response->status() != 200) fail(*response, reference == ref_.manifest_reference() ? "" : what);
+  Manifest m;
+  m.bytes = response->read_all(kMaxJsonBlob);
+  m.digest = Sha256::of(m.bytes);
+  m.media_type = response->header("content-type");
+  m.media_type = m.media_type.substr(0, m.media_type.find(';'));
+  if (reference.rfind("sha256:", 0) == 0 && m.digest != reference)
+    throw InputError(what + ": the registry sent content whose digest is " + m.digest);
+  std::string claimed = response->header("docker-content-digest");
+  if (reference.rfind("sha256:", 0) != 0 && is_sha256_digest(claimed) && claimed != m.digest)
+    throw InputError(what + ": content digest " + m.digest + " differs from Docker-Content-Digest " + claimed);
+  return m;
+}
+
+std::string RegistryClient::blob(const std::string& digest, uint64_t max_size) {
+  std::string what = "blob " + short_digest(digest);
+  auto response = request("/v2/" + ref_.repository + "/blobs/" + digest, {});
+  if (response->status() != 200) fail(*response, what);
+  std::string bytes = response->read_all(max_size);
+  std::string actual = Sha256::of(bytes);
+  if (actual != digest) throw InputError(what + ": content does not match its digest (it is " + actual + ")");
+  return bytes;
+}
+
+std::unique_ptr<HttpStream> RegistryClient::open_blob(const std::string& digest, uint64_t offset) {
+  std::vector<std::string> headers;
+  if (offset > 0) headers.push_back("Range: bytes=" + std::to_string(offset) + "-");
+  auto response = request("/v2/" + ref_.repository + "/blobs/" + digest, headers);
+  long status = response->status();
+  if (status == 206 && offset > 0) {
+    std::string range = response->header("content-range");
+    if (range.rfind("bytes " + std::to_string(offset) + "-", 0) != 0)
+      throw InputError("layer " + digest + ": resumed download starts at the wrong offset (" + range + ")");
+    return response;
+  }
+  if (status != 200) fail(*response, "layer " + digest);
+  // The server ignored the range: skip what was read already.
+  char buf[65536];
+  for (uint64_t left = offset; left > 0;) {
+    size_t n = response->read(buf, std::min<uint64_t>(left, sizeof buf));
+    if (n == 0) throw InputError("layer " + digest + ": shorter on a second download");
+    left -= n;
+  }
+  return response;
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,18 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace imgaudit {
+
+struct ProcessResult {
+  int exit_status = -1;  // -1 when it could not start or was killed
+  std::string out;       // standard output (its standard error is discarded)
+  bool not_found = false;
+  bool timed_out = false;
+};
+
+// Runs argv[0] (looked up on PATH) with `input` on its standard input,
+// killing it after timeout_seconds. Never throws for the program's failures.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input, long timeout_seconds);
+
+}  // namespace imgaudit

@@ -1,0 +1,58 @@
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "source/source.h"
+#include "util/error.h"
+
+namespace imgaudit {
+
+struct HttpOptions {
+  std::string ca_cert;        // a CA bundle trusted besides the system's; "" for the system's only
+  long timeout_seconds = 30;  // to connect, and without a byte received
+};
+
+// A request that got no HTTP answer, or whose body broke off: refused,
+// reset, TLS, timed out. Transient ones are worth retrying.
+class TransferError : public InputError {
+ public:
+  TransferError(const std::string& what, bool transient) : InputError(what), transient_(transient) {}
+  bool transient() const { return transient_; }
+
+ private:
+  bool transient_;
+};
+
+// One GET (or HEAD) through libcurl, run in its own thread: open() returns
+// once the final response's headers are in (redirects followed), and the
+// body then streams through a bounded buffer, so a slow reader slows the
+// download instead of filling memory. Thread-safe to use from one thread at a time.
+class HttpStream : public ByteStream {
+ public:
+  // Throws TransferError when no response comes.
+  static std::unique_ptr<HttpStream> open(const std::string& url, const std::vector<std::string>& headers,
+                                          const HttpOptions& options, bool follow_redirects = true);
+  ~HttpStream() override;
+
+  long status() const;
+  // A response header by lower-case name; "" when absent.
+  std::string header(const std::string& name) const;
+  // Throws TransferError when the body breaks off.
+  size_t read(void* buf, size_t n) override;
+  // The rest of the body; InputError when it exceeds max_size bytes.
+  std::string read_all(uint64_t max_size);
+
+  struct State;
+
+ private:
+  explicit HttpStream(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+// "https://host/path" without its query: signed redirect URLs carry secrets there.
+std::string url_for_display(const std::string& url);
+
+}  // namespace imgaudit

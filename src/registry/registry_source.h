@@ -1,0 +1,18 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "registry/registry_options.h"
+#include "source/source.h"
+
+namespace imgaudit {
+
+// An image in a registry: "python:3.12-alpine", "ghcr.io/org/app:1.4",
+// "host:5000/team/svc@sha256:...". Resolves the manifest (the one for
+// `platform`, else the host's, from an index), verifies it and the config,
+// and streams layers from HTTP on demand. Throws InputError.
+std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, const std::optional<Platform>& platform,
+                                                 const RegistryOptions& options);
+
+}  // namespace imgaudit

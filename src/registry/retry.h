@@ -1,0 +1,20 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "registry/http.h"
+
+namespace imgaudit {
+
+constexpr int kMaxAttempts = 4;
+constexpr long kMaxRetryAfterSeconds = 30;
+
+// Opens `url`, retrying transient transfer errors and 5xx answers with
+// backoff (0.5, 1, 2 s) and 429 after its Retry-After (at most 30 s), up to
+// kMaxAttempts in all. Returns the last answer, whatever its status; throws
+// the last TransferError, saying how many attempts were made.
+std::unique_ptr<HttpStream> open_retrying(const std::string& url, const std::vector<std::string>& headers,
+                                          const HttpOptions& options, bool follow_redirects = true);
+
+}  // namespace imgaudit
