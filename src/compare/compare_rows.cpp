@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util/paths.h"
+
 namespace imgaudit {
 
 namespace {
@@ -24,7 +26,7 @@ std::string libc_cell(const ImageSummary& s) {
 std::string python_cell(const ImageSummary& s) {
   std::string out;
   for (auto& p : s.pythons)
-    out += (out.empty() ? "" : ", ") + (p.version.empty() ? std::string("?") : p.version) + " (" + p.path + ")";
+    out += (out.empty() ? "" : ", ") + (p.version.empty() ? std::string("?") : p.version) + " (" + display_path(p.path) + ")";
   return or_none(out);
 }
 
@@ -61,7 +63,7 @@ std::vector<std::string> finding_ids(const ImageSummary& a, const ImageSummary& 
 
 nlohmann::json summary_json(const ImageSummary& s, const std::string& name, const std::vector<std::string>& ids) {
   nlohmann::json pythons = nlohmann::json::array();
-  for (auto& p : s.pythons) pythons.push_back({{"path", p.path}, {"version", or_null(p.version)}});
+  for (auto& p : s.pythons) pythons.push_back({{"path", display_path(p.path)}, {"version", or_null(p.version)}});
   nlohmann::json by_id = nlohmann::json::object();
   for (auto& id : ids) by_id[id] = count(s.by_id, id);
   return {
