@@ -10,6 +10,7 @@
 
 #include "app/audit.h"
 #include "app/registry_cli.h"
+#include "policy/policy.h"
 #include "rules/catalog.h"
 #include "util/error.h"
 #include "version.h"
@@ -27,6 +28,13 @@ int fail(const std::string& message) {
 
 bool color_wanted(const std::string& output_file) {
   return output_file.empty() && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+}
+
+// --config FILE, else ./.imgaudit.json when it exists, else no policy.
+Policy load_policy(const std::string& config_path) {
+  if (!config_path.empty()) return load_policy_file(config_path);
+  if (std::ifstream(".imgaudit.json")) return load_policy_file(".imgaudit.json");
+  return {};
 }
 
 int print_rules(std::ostream& out) {
@@ -59,7 +67,7 @@ int run_cli(int argc, char** argv) {
                  "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, or a path detected by content")
       ;
   app.add_option("--platform", platform, "os/arch[/variant] to pick from a multi-platform image");
-  app.add_option("--format", format, "report format")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format, "report format")->check(CLI::IsMember({"text", "json", "sarif"}));
   app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
   app.add_option("--fail-on", fail_on, "lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
@@ -67,6 +75,11 @@ int run_cli(int argc, char** argv) {
   app.add_option("-j,--jobs", jobs, "layers read at once (default: one per core)");
   RegistryCliOptions registry_cli;
   add_registry_options(app, registry_cli);
+  std::vector<std::string> ignores;
+  std::string config_path;
+  app.add_option("--ignore", ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--config", config_path, "config file with ignores and severity overrides (default: ./.imgaudit.json)");
 
   auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
   std::string explain_id;
@@ -94,8 +107,14 @@ int run_cli(int argc, char** argv) {
     options.jobs = jobs;
     apply_registry_options(registry_cli, quiet, options);
     if (!platform.empty()) options.platform = Platform::parse(platform);
+    Policy policy = load_policy(config_path);
+    for (auto& spec : ignores) add_ignore_option(policy, spec);
+
     Audit audit(options);
-    const AuditReport& report = audit.report();
+    AuditReport report = audit.report();  // the facts still point into `audit`
+    std::vector<Suppressed> suppressed;
+    report.findings = apply_policy(std::move(report.findings), policy, &suppressed);
+    for (auto& s : suppressed) report.suppressed.emplace_back(std::move(s.finding), std::move(s.reason));
 
     std::ofstream file;
     if (!output.empty()) {
@@ -105,6 +124,8 @@ int run_cli(int argc, char** argv) {
     std::ostream& out = output.empty() ? std::cout : file;
     if (format == "json") {
       write_json(out, report);
+    } else if (format == "sarif") {
+      write_sarif(out, report);
     } else {
       TextOptions text;
       text.quiet = quiet;

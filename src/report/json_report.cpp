@@ -8,6 +8,12 @@ namespace imgaudit {
 nlohmann::json report_json(const AuditReport& r) {
   std::map<std::string, int> summary{{"error", 0}, {"warning", 0}, {"info", 0}};
   for (auto& f : r.findings) ++summary[to_string(f.severity)];
+  nlohmann::json suppressed = nlohmann::json::array();
+  for (auto& [f, reason] : r.suppressed) {
+    nlohmann::json s = f;
+    s["reason"] = reason;
+    suppressed.push_back(s);
+  }
   return {{"schema_version", kJsonSchemaVersion},
           {"tool", {{"name", "imgaudit"}, {"version", kImgauditVersion}}},
           {"image", r.facts.image},
@@ -17,6 +23,7 @@ nlohmann::json report_json(const AuditReport& r) {
           {"python", r.facts.python},
           {"tz", r.facts.tz},
           {"findings", r.findings},
+          {"suppressed", suppressed},
           {"warnings", r.warnings},
           {"summary", summary}};
 }

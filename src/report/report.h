@@ -15,12 +15,18 @@ struct AuditReport {
   ImageFacts facts;
   std::vector<Finding> findings;
   std::vector<std::string> warnings;  // hostile or unreadable entries that were skipped
+  std::vector<std::pair<Finding, std::string>> suppressed;  // ignored findings and why
 };
 
 inline constexpr int kJsonSchemaVersion = 1;
 
 nlohmann::json report_json(const AuditReport& report);
 void write_json(std::ostream& out, const AuditReport& report);
+
+// SARIF 2.1.0: every catalog rule in tool.driver.rules, one result a finding,
+// the image paths as logical locations and, with --dockerfile, the line.
+nlohmann::json report_sarif(const AuditReport& report);
+void write_sarif(std::ostream& out, const AuditReport& report);
 
 struct TextOptions {
   bool quiet = false;  // findings only: no header, no summary

@@ -59,6 +59,9 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
       if (!f.created_by.empty()) out << ": " << f.created_by;
       out << st.reset() << '\n';
     }
+    if (f.dockerfile)
+      out << st.dim() << "  " << f.dockerfile->file << ":" << f.dockerfile->start_line << ": "
+          << f.dockerfile->instruction << st.reset() << '\n';
     size_t shown = std::min(o.max_paths, f.paths.size());
     for (size_t i = 0; i < shown; ++i) out << "    " << f.paths[i] << '\n';
     if (f.paths.size() > shown) out << "    and " << f.paths.size() - shown << " more\n";
@@ -68,7 +71,9 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   if (!o.quiet) {
     for (auto& w : r.warnings) out << "note: " << w << '\n';
     if (!r.warnings.empty()) out << '\n';
-    out << counts[2] << " error(s), " << counts[1] << " warning(s), " << counts[0] << " info\n";
+    out << counts[2] << " error(s), " << counts[1] << " warning(s), " << counts[0] << " info";
+    if (!r.suppressed.empty()) out << ", " << r.suppressed.size() << " ignored";
+    out << '\n';
   }
 }
 

@@ -28,6 +28,11 @@ void to_json(nlohmann::json& j, const Finding& f) {
                              : nlohmann::json{{"index", f.layer}, {"digest", f.layer_digest}, {"created_by", f.created_by}}},
        {"message", f.message},
        {"advice", f.advice}};
+  if (f.dockerfile)
+    j["dockerfile"] = {{"file", f.dockerfile->file},
+                       {"start_line", f.dockerfile->start_line},
+                       {"end_line", f.dockerfile->end_line},
+                       {"instruction", f.dockerfile->instruction}};
 }
 
 }  // namespace imgaudit

@@ -11,6 +11,13 @@ enum class Severity { Info = 0, Warning = 1, Error = 2 };
 const char* to_string(Severity s);                     // "info", "warning", "error"
 std::optional<Severity> parse_severity(const std::string& s);
 
+// Where in the user's Dockerfile the instruction behind a finding is (--dockerfile).
+struct DockerfileLine {
+  std::string file;
+  int start_line = 0, end_line = 0;
+  std::string instruction;  // "RUN apk add --no-cache build-base"
+};
+
 // One problem, found in one or many files that one layer brought in.
 struct Finding {
   std::string id;
@@ -21,6 +28,7 @@ struct Finding {
   std::string created_by;
   std::string message;
   std::string advice;
+  std::optional<DockerfileLine> dockerfile;
 };
 
 void to_json(nlohmann::json& j, const Finding& f);
