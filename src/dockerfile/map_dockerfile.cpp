@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <deque>
 
 #include <nlohmann/json.hpp>

@@ -36,6 +36,10 @@ LayerBlob layer(const std::string& path, const std::string& content, const std::
   return {make_layer_blob({f}, Compression::Gzip), Compression::Gzip, created_by};
 }
 
+LayerBlob dir_layer(const std::string& path, const std::string& created_by) {
+  return {make_layer_blob({TarEntrySpec::dir(path)}, Compression::Gzip), Compression::Gzip, created_by};
+}
+
 // The image as the writer stores it, read back through the project's reader.
 ImageInfo written_image(const ImageSpec& spec) {
   test::TempDir tmp;
@@ -143,7 +147,7 @@ TEST(MapDockerfile, StageBuiltFromAnEarlierStageCarriesItsLayers) {
   ImageSpec spec;
   spec.layers = {layer("etc/alpine-release", "3.20.3\n", "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz / # buildkit"),
                  layer("usr/bin/curl", "curl", "RUN /bin/sh -c apk add curl # buildkit"),
-                 layer("app/", "", "WORKDIR /app"),
+                 dir_layer("app", "WORKDIR /app"),
                  layer("app/app.py", "print()", "COPY app.py . # buildkit")};
   spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
   DockerfileMap map(parse_dockerfile(dockerfile, "Dockerfile"), written_image(spec));
@@ -170,7 +174,7 @@ TEST(MapDockerfile, CustomShellHeredocAndRelativeCopy) {
       "COPY [\"a b.txt\", \"data/\"]\n";      // 9
   ImageSpec spec;
   spec.layers = {layer("etc/debian_version", "12\n", "/bin/sh -c #(nop) ADD file:1a2b3c in / "),
-                 layer("srv/", "", "WORKDIR /srv"),
+                 dir_layer("srv", "WORKDIR /srv"),
                  layer("usr/bin/curl", "curl", "RUN /bin/bash -o pipefail -c apt-get update\napt-get install -y curl\n # buildkit"),
                  layer("etc/curl-version", "x", "RUN /bin/bash -o pipefail -c curl -V | head -1 # buildkit"),
                  layer("srv/data/a b.txt", "x", "/bin/sh -c #(nop) COPY file:9f8e7d in /srv/data/ ")};
