@@ -1,0 +1,10 @@
+"""Prints an htpasswd line with a bcrypt hash, as `htpasswd -nbB USER PASSWORD` does."""
+import sys
+import warnings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import crypt
+
+user, password = sys.argv[1], sys.argv[2]
+print(f"{user}:{crypt.crypt(password, crypt.mksalt(crypt.METHOD_BLOWFISH))}")
