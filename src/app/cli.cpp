@@ -9,7 +9,9 @@
 #include <iostream>
 
 #include "app/audit.h"
+#include "app/dockerfile_links.h"
 #include "app/registry_cli.h"
+#include "compare/compare.h"
 #include "policy/policy.h"
 #include "rules/catalog.h"
 #include "util/error.h"
@@ -54,44 +56,123 @@ int explain_rule(std::ostream& out, const std::string& id) {
   return kExitClean;
 }
 
+struct CliOptions {
+  std::string image, platform, format = "text", output, fail_on = "error", dockerfile, config_path;
+  std::vector<std::string> ignores;
+  bool quiet = false;
+  unsigned jobs = 0;
+  RegistryCliOptions registry;
+};
+
+AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
+  AuditOptions options;
+  options.image = image;
+  options.jobs = cli.jobs;
+  apply_registry_options(cli.registry, cli.quiet, options);
+  if (!cli.platform.empty()) options.platform = Platform::parse(cli.platform);
+  return options;
+}
+
+// Writes to -o FILE or standard output; false (after saying why) when that fails.
+template <typename Render>
+bool write_output(const std::string& output, Render render) {
+  std::ofstream file;
+  if (!output.empty()) {
+    file.open(output, std::ios::trunc);
+    if (!file) {
+      fail(output + ": cannot write the report: " + std::strerror(errno));
+      return false;
+    }
+  }
+  std::ostream& out = output.empty() ? std::cout : file;
+  render(out);
+  out.flush();
+  if (!out) fail((output.empty() ? std::string("standard output") : output) + ": write failed");
+  return static_cast<bool>(out);
+}
+
+int run_audit(const CliOptions& cli) {
+  Policy policy = load_policy(cli.config_path);
+  for (auto& spec : cli.ignores) add_ignore_option(policy, spec);
+
+  Audit audit(audit_options(cli, cli.image));
+  AuditReport report = audit.report();  // the facts still point into `audit`
+  std::vector<Suppressed> suppressed;
+  report.findings = apply_policy(std::move(report.findings), policy, &suppressed);
+  for (auto& s : suppressed) report.suppressed.emplace_back(std::move(s.finding), std::move(s.reason));
+  if (!cli.dockerfile.empty()) link_findings_to_dockerfile(report, map_dockerfile(cli.dockerfile, report.facts.image));
+
+  bool written = write_output(cli.output, [&](std::ostream& out) {
+    if (cli.format == "json") return write_json(out, report);
+    if (cli.format == "sarif") return write_sarif(out, report);
+    TextOptions text;
+    text.quiet = cli.quiet;
+    text.color = color_wanted(cli.output);
+    write_text(out, report, text);
+  });
+  if (!written) return kExitError;
+
+  if (cli.fail_on == "never") return kExitClean;
+  Severity threshold = *parse_severity(cli.fail_on);
+  for (auto& f : report.findings)
+    if (f.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+int run_compare(const CliOptions& cli, const std::string& a, const std::string& b) {
+  Audit audit_a(audit_options(cli, a));
+  Audit audit_b(audit_options(cli, b));
+  bool written = write_output(cli.output, [&](std::ostream& out) {
+    if (cli.format == "json") {
+      out << compare_json(audit_a.report(), audit_b.report(), a, b).dump(2) << '\n';
+    } else {
+      write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color_wanted(cli.output));
+    }
+  });
+  return written ? kExitClean : kExitError;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it"};
   app.set_version_flag("--version", std::string("imgaudit ") + kImgauditVersion);
 
-  std::string image, platform, format = "text", output, fail_on = "error";
-  bool quiet = false;
-  unsigned jobs = 0;
-  app.add_option("IMAGE", image,
-                 "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, or a path detected by content")
-      ;
-  app.add_option("--platform", platform, "os/arch[/variant] to pick from a multi-platform image");
-  app.add_option("--format", format, "report format")->check(CLI::IsMember({"text", "json", "sarif"}));
-  app.add_option("-o,--output", output, "write the report to FILE instead of standard output");
-  app.add_option("--fail-on", fail_on, "lowest severity that makes the exit status 1")
+  CliOptions cli;
+  app.add_option("IMAGE", cli.image,
+                 "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, a path detected by content, "
+                 "or a registry reference");
+  app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
+  app.add_option("--format", cli.format, "report format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  app.add_option("-o,--output", cli.output, "write the report to FILE instead of standard output");
+  app.add_option("--fail-on", cli.fail_on, "lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  app.add_flag("-q,--quiet", quiet, "text: print findings only; nothing when there are none");
-  app.add_option("-j,--jobs", jobs, "layers read at once (default: one per core)");
-  RegistryCliOptions registry_cli;
-  add_registry_options(app, registry_cli);
-  std::vector<std::string> ignores;
-  std::string config_path;
-  app.add_option("--ignore", ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
+  app.add_flag("-q,--quiet", cli.quiet, "text: print findings only; nothing when there are none");
+  app.add_option("-j,--jobs", cli.jobs, "layers read at once (default: one per core)");
+  app.add_option("--ignore", cli.ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--config", config_path, "config file with ignores and severity overrides (default: ./.imgaudit.json)");
+  app.add_option("--config", cli.config_path, "config file with ignores and severity overrides (default: ./.imgaudit.json)");
+  app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");
+  add_registry_options(app, cli.registry);
 
   auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
   std::string explain_id;
   auto* explain_cmd = app.add_subcommand("explain", "print one rule in full");
   explain_cmd->add_option("ID", explain_id, "rule id, as in imgaudit rules")->required();
+  std::string compare_a, compare_b;
+  auto* compare_cmd = app.add_subcommand("compare", "two images side by side: distro, libc, size, tzdata, CA, Python, findings");
+  compare_cmd->add_option("IMAGE_A", compare_a, "first image")->required();
+  compare_cmd->add_option("IMAGE_B", compare_b, "second image")->required();
+  compare_cmd->add_option("--format", cli.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  compare_cmd->add_option("-o,--output", cli.output, "write to FILE instead of standard output");
+  compare_cmd->add_option("--platform", cli.platform, "os/arch[/variant] for both images");
   app.require_subcommand(0, 1);
 
   try {
     app.parse(argc, argv);
     if (rules_cmd->parsed()) return print_rules(std::cout);
     if (explain_cmd->parsed()) return explain_rule(std::cout, explain_id);
-    if (image.empty()) throw CLI::RequiredError("IMAGE");
+    if (!compare_cmd->parsed() && cli.image.empty()) throw CLI::RequiredError("IMAGE");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -101,51 +182,15 @@ int run_cli(int argc, char** argv) {
     return fail(what + " (see imgaudit --help)");
   }
 
+  const std::string& subject = compare_cmd->parsed() ? compare_a + " " + compare_b : cli.image;
   try {
-    AuditOptions options;
-    options.image = image;
-    options.jobs = jobs;
-    apply_registry_options(registry_cli, quiet, options);
-    if (!platform.empty()) options.platform = Platform::parse(platform);
-    Policy policy = load_policy(config_path);
-    for (auto& spec : ignores) add_ignore_option(policy, spec);
-
-    Audit audit(options);
-    AuditReport report = audit.report();  // the facts still point into `audit`
-    std::vector<Suppressed> suppressed;
-    report.findings = apply_policy(std::move(report.findings), policy, &suppressed);
-    for (auto& s : suppressed) report.suppressed.emplace_back(std::move(s.finding), std::move(s.reason));
-
-    std::ofstream file;
-    if (!output.empty()) {
-      file.open(output, std::ios::trunc);
-      if (!file) return fail(output + ": cannot write the report: " + std::strerror(errno));
-    }
-    std::ostream& out = output.empty() ? std::cout : file;
-    if (format == "json") {
-      write_json(out, report);
-    } else if (format == "sarif") {
-      write_sarif(out, report);
-    } else {
-      TextOptions text;
-      text.quiet = quiet;
-      text.color = color_wanted(output);
-      write_text(out, report, text);
-    }
-    out.flush();
-    if (!out) return fail((output.empty() ? std::string("standard output") : output) + ": write failed");
-
-    if (fail_on == "never") return kExitClean;
-    Severity threshold = *parse_severity(fail_on);
-    for (auto& f : report.findings)
-      if (f.severity >= threshold) return kExitFindings;
-    return kExitClean;
+    return compare_cmd->parsed() ? run_compare(cli, compare_a, compare_b) : run_audit(cli);
   } catch (const InputError& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {
-    return fail(image + ": out of memory");
+    return fail(subject + ": out of memory");
   } catch (const std::exception& e) {
-    return fail(image + ": " + e.what());
+    return fail(subject + ": " + e.what());
   }
 }
 

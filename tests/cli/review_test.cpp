@@ -1,0 +1,110 @@
+// --dockerfile points findings at lines, in text, JSON and SARIF; compare puts two images side by side.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "image_fixture.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+const char* const kDockerfile = R"(# syntax=docker/dockerfile:1
+FROM debian:12 AS build
+RUN apt-get update && apt-get install -y gcc
+COPY hello.c /src/
+RUN gcc -o /out/hello /src/hello.c
+
+FROM alpine:3.20
+RUN apk add --no-cache \
+      ca-certificates
+COPY --from=build /out/hello /usr/local/bin/hello
+ENV TZ=Asia/Ho_Chi_Minh
+CMD ["hello"]
+)";
+
+// The image the Dockerfile above makes, with history as BuildKit writes it.
+ImageSpec built_image(const TempDir& tmp) {
+  ImageSpec spec;
+  spec.layers.push_back(alpine_base());
+  spec.layers.push_back(layer({file("etc/apk/world", "alpine-baselayout\nca-certificates\n", 0644)},
+                              "RUN /bin/sh -c apk add --no-cache       ca-certificates # buildkit"));
+  spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))},
+                              "COPY /out/hello /usr/local/bin/hello # buildkit"));
+  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  spec.env = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TZ=Asia/Ho_Chi_Minh"};
+  return spec;
+}
+
+}  // namespace
+
+TEST(Review, FindingsPointAtDockerfileLines) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  ImageSpec spec = built_image(tmp);
+  spec.empty_history.push_back({3, "ENV TZ=Asia/Ho_Chi_Minh"});
+  spec.empty_history.push_back({3, "CMD [\"hello\"]"});
+  write_oci_layout(spec, tmp / "img");
+  write_file(tmp / "Dockerfile", kDockerfile);
+
+  auto r = run_imgaudit("--format json --dockerfile " + tmp / "Dockerfile " + tmp / "img");
+  ASSERT_EQ(r.status, 1) << r.err;
+  auto j = r.json();
+  auto missing = findings(j, "interpreter-missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0]["dockerfile"]["start_line"], 10);
+  EXPECT_EQ(missing[0]["dockerfile"]["instruction"], "COPY --from=build /out/hello /usr/local/bin/hello");
+  auto tz = findings(j, "tz-env-without-tzdata");
+  ASSERT_EQ(tz.size(), 1u);
+  EXPECT_EQ(tz[0]["dockerfile"]["start_line"], 11);
+  auto root = findings(j, "runs-as-root");
+  ASSERT_EQ(root.size(), 1u);
+  EXPECT_EQ(root[0]["dockerfile"]["start_line"], 12) << "no USER: the last line is where to add one";
+
+  auto text = run_imgaudit("--dockerfile " + tmp / "Dockerfile " + tmp / "img");
+  EXPECT_NE(text.out.find("Dockerfile:10: COPY --from=build /out/hello /usr/local/bin/hello"), std::string::npos) << text.out;
+
+  auto sarif = run_imgaudit("--format sarif --dockerfile " + tmp / "Dockerfile " + tmp / "img").json();
+  bool found = false;
+  for (auto& res : sarif["runs"][0]["results"])
+    if (res["ruleId"] == "interpreter-missing") {
+      auto& phys = res["locations"][0]["physicalLocation"];
+      EXPECT_EQ(phys["artifactLocation"]["uri"], tmp / "Dockerfile");
+      EXPECT_EQ(phys["region"]["startLine"], 10);
+      found = true;
+    }
+  EXPECT_TRUE(found);
+
+  auto bad = run_imgaudit("--dockerfile " + tmp / "missing.Dockerfile " + tmp / "img");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("missing.Dockerfile"), std::string::npos) << bad.err;
+}
+
+TEST(Review, CompareAnswersAlpineOrSlim) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  write_oci_layout(built_image(tmp), tmp / "alpine");
+  ImageSpec slim;
+  slim.layers.push_back(layer({file("lib/x86_64-linux-gnu/libc.so.6", read_file("/lib/x86_64-linux-gnu/libc.so.6")),
+                               file("lib64/ld-linux-x86-64.so.2", read_file("/lib64/ld-linux-x86-64.so.2")),
+                               file("etc/os-release", "ID=debian\nVERSION_ID=\"12\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n", 0644)},
+                              "ADD rootfs.tar.xz /"));
+  slim.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY /out/hello /usr/local/bin/hello # buildkit"));
+  write_oci_layout(slim, tmp / "slim");
+
+  auto r = run_imgaudit("compare " + tmp / "alpine " + tmp / "slim");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("libc"), std::string::npos);
+  EXPECT_NE(r.out.find("musl 1.2.5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("glibc 2."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Verdict:"), std::string::npos);
+  EXPECT_NE(r.out.find("interpreter-missing"), std::string::npos);
+
+  auto j = run_imgaudit("compare --format json " + tmp / "alpine " + tmp / "slim").json();
+  EXPECT_EQ(j["a"]["libc"]["family"], "musl");
+  EXPECT_EQ(j["b"]["libc"]["family"], "glibc");
+  EXPECT_EQ(j["a"]["findings_by_id"]["interpreter-missing"], 1);
+  EXPECT_EQ(j["b"]["findings_by_id"]["interpreter-missing"], 0);
+  EXPECT_EQ(run_imgaudit("compare " + tmp / "alpine").status, 2);
+}
