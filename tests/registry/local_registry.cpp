@@ -118,7 +118,10 @@ LocalRegistry::LocalRegistry(RegistrySetup setup) : setup_(std::move(setup)) {
     std::string py = python_with_crypto();
     if (py.empty() || run(quote(py) + " " + quote(here() + "/make_certs.py") + " " + quote(dir_ / "certs")) != 0)
       throw std::runtime_error("cannot make the test certificates (python3-cryptography)");
-    config += "  tls:\n    certificate: " + (dir_ / "certs/server.crt") + "\n    key: " + (dir_ / "certs/server.key") + "\n";
+    // skopeo's --dest-cert-dir takes every key in it for a client certificate: only the CA stays there.
+    std::filesystem::create_directories(dir_ / "tls");
+    for (const char* f : {"server.crt", "server.key"}) std::filesystem::rename(dir_ / ("certs/" + std::string(f)), dir_ / ("tls/" + std::string(f)));
+    config += "  tls:\n    certificate: " + (dir_ / "tls/server.crt") + "\n    key: " + (dir_ / "tls/server.key") + "\n";
   }
   if (!setup_.basic_user.empty()) {
     std::string line;
