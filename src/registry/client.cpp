@@ -179,15 +179,15 @@ std::unique_ptr<HttpStream> RegistryClient::open_blob(const std::string& digest,
   if (status == 206 && offset > 0) {
     std::string range = response->header("content-range");
     if (range.rfind("bytes " + std::to_string(offset) + "-", 0) != 0)
-      throw InputError("layer " + digest + ": resumed download starts at the wrong offset (" + range + ")");
+      throw InputError("resumed download starts at the wrong offset (" + range + ")");
     return response;
   }
-  if (status != 200) fail(*response, "layer " + digest);
+  if (status != 200) fail(*response, "");
   // The server ignored the range: skip what was read already.
   char buf[65536];
   for (uint64_t left = offset; left > 0;) {
     size_t n = response->read(buf, std::min<uint64_t>(left, sizeof buf));
-    if (n == 0) throw InputError("layer " + digest + ": shorter on a second download");
+    if (n == 0) throw InputError("shorter on a second download");
     left -= n;
   }
   return response;

@@ -71,7 +71,7 @@ class RegistryBlobStream : public ByteStream {
     try {
       return client_->open_blob(layer_.digest, offset);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": " + e.what());
+      throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what());
     }
   }
 

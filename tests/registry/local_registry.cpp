@@ -49,15 +49,17 @@ bool port_open(int port) {
   return ok;
 }
 
-// Polls `ready` every 20 ms, at most 20 s: a service that never comes up fails the test, it does not hang it.
-template <typename F>
-bool wait_until(F ready) {
+}  // namespace
+
+bool wait_until(const std::function<bool()>& ready) {
   for (int i = 0; i < 1000; ++i) {
     if (ready()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
 }
+
+namespace {
 
 std::string quote(const std::string& s) {
   std::string q = "'";
@@ -103,6 +105,13 @@ void Background::kill_now() {
   kill(pid_, SIGKILL);
   waitpid(pid_, nullptr, 0);
   pid_ = -1;
+}
+
+int Background::wait() {
+  int status = 0;
+  if (pid_ <= 0 || waitpid(pid_, &status, 0) != pid_) return -1;
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void Background::pause() {

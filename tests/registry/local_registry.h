@@ -4,6 +4,7 @@
 // imgaudit binary run against it.
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@
 #include "writer/image_writer.h"
 
 namespace imgaudit::test {
+
+// Polls `ready` every 20 ms, at most 20 s: a service that never comes up fails the test, it does not hang it.
+bool wait_until(const std::function<bool()>& ready);
 
 // A python3 on PATH that imports jwt and cryptography (Debian's python3-jwt and python3-cryptography); "" when none.
 std::string python_with_crypto();
@@ -23,6 +27,7 @@ class Background {
   ~Background();
   void kill_now();  // SIGKILL and reap
   void pause();     // SIGSTOP
+  int wait();       // its exit status
   pid_t pid() const { return pid_; }
 
  private:
