@@ -108,7 +108,7 @@ _imgaudit() {
     fi
   done
 
-  local candidates
+  local candidates=""
   if [[ $cur == --*=* ]]; then
     candidates=$(_imgaudit_option_values "${cur%%=*}" "${cur#*=}" | sed "s|^|${cur%%=*}=|")
   elif [[ -n $prev ]] && _imgaudit_takes_value "$prev"; then

@@ -1,0 +1,109 @@
+#!/bin/bash
+# Sources the bash completion and completes command lines as bash would, with
+# COMP_LINE/COMP_POINT/COMP_WORDS set as bash sets them (words split on blanks,
+# ':' and '='), against the real imgaudit.
+# Usage: bash_completion_test.sh SOURCE_DIR IMGAUDIT_BINARY
+set -uo pipefail  # -u also checks that the completion works under set -u
+source_dir=$1 binary=$2
+
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bin" "$work/images/layout" "$work/images/rootfs-dir"
+ln -s "$binary" "$work/bin/imgaudit"
+touch "$work/images/image.tar" "$work/images/other.tar"
+export PATH="$work/bin:$PATH"
+
+# shellcheck source=/dev/null
+source "$source_dir/packaging/completions/imgaudit.bash"
+complete -p imgaudit | grep -q -- '-F _imgaudit' || fail "no 'complete -F _imgaudit imgaudit'"
+
+# complete LINE: the candidates bash would offer for LINE with the cursor at its end.
+complete_line() {
+  COMP_LINE=$1
+  COMP_POINT=${#1}
+  COMP_WORDS=()
+  local word="" ch i
+  for ((i = 0; i < ${#1}; i++)); do
+    ch=${1:i:1}
+    case $ch in
+      ' ') [ -n "$word" ] && COMP_WORDS+=("$word"); word="" ;;
+      ':' | '=') [ -n "$word" ] && COMP_WORDS+=("$word"); COMP_WORDS+=("$ch"); word="" ;;
+      *) [[ $word == [:=] ]] && { COMP_WORDS+=("$word"); word=""; }; word+=$ch ;;
+    esac
+  done
+  COMP_WORDS+=("$word")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMPREPLY=()
+  _imgaudit imgaudit "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>>"$work/stderr"
+  printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+# expect LINE CANDIDATE...: exactly these candidates.
+expect() {
+  local line=$1
+  shift
+  local got wanted
+  got=$(complete_line "$line")
+  wanted=$(printf '%s\n' "$@" | sort)
+  [ "$got" = "$wanted" ] || fail "'$line' completes to [$(echo $got)], expected [$(echo $wanted)]"
+}
+
+# offers LINE CANDIDATE: CANDIDATE is among the candidates.
+offers() {
+  complete_line "$1" | grep -qxF -- "$2" || fail "'$1' does not offer '$2' (offers: $(complete_line "$1" | tr '\n' ' '))"
+}
+
+expect "imgaudit --fo" --format
+expect "imgaudit --format " json sarif text
+expect "imgaudit --format=" json sarif text
+expect "imgaudit --format=j" json
+expect "imgaudit --fail-on " error info never warning
+offers "imgaudit explain musl-" musl-allocator
+offers "imgaudit --ignore musl-" musl-allocator
+offers "imgaudit --quiet explain musl-" musl-allocator
+
+# Rule ids are the catalog's, as `imgaudit rules` lists it.
+rule_ids=$("$binary" rules | awk '{ print $1 }' | sort)
+[ -n "$rule_ids" ] || fail "imgaudit rules printed nothing"
+[ "$(complete_line "imgaudit explain ")" = "$rule_ids" ] || fail "'imgaudit explain ' does not offer exactly the rule ids"
+[ "$(complete_line "imgaudit --ignore ")" = "$rule_ids" ] || fail "'imgaudit --ignore ' does not offer exactly the rule ids"
+expect "imgaudit --ignore musl-allocator:/usr/" ""
+expect "imgaudit explain musl-allocator " ""
+expect "imgaudit rules " ""
+
+# Every long option of --help is offered after "--".
+for option in $("$binary" --help | sed -n 's/^ *\(-[A-Za-z0-9],\)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
+  offers "imgaudit --" "$option"
+done
+
+# Subcommands, transport prefixes and paths; after a prefix the path is completed
+# and only the text after the ':' is replaced, as readline does.
+cd "$work/images"
+offers "imgaudit " explain
+offers "imgaudit " compare
+offers "imgaudit " rules
+offers "imgaudit " oci:
+offers "imgaudit " layout/
+offers "imgaudit " image.tar
+expect "imgaudit docker-" docker-archive:
+expect "imgaudit oci:la" layout/
+expect "imgaudit oci-archive:im" image.tar
+expect "imgaudit docker-archive:" image.tar layout/ other.tar rootfs-dir/
+expect "imgaudit rootfs:ro" rootfs-dir/
+expect "imgaudit compare image.tar oth" other.tar
+expect "imgaudit compare image.tar other.tar " ""
+expect "imgaudit image.tar " ""
+expect "imgaudit --config im" image.tar
+expect "imgaudit -o la" layout/
+expect "imgaudit --cache-dir " layout/ rootfs-dir/
+
+[ ! -s "$work/stderr" ] || fail "the completion wrote to standard error: $(cat "$work/stderr")"
+
+if [ $failures -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "PASS: bash completion"
