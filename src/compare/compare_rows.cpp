@@ -1,3 +1,4 @@
+#include "util/human_size.h"
 #include "compare/compare_rows.h"
 
 #include <algorithm>
@@ -41,16 +42,6 @@ int count(const std::map<std::string, int>& by_id, const std::string& id) {
 }
 
 }  // namespace
-
-std::string human_size(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  char buf[32];
-  snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-  return buf;
-}
 
 std::vector<std::string> finding_ids(const ImageSummary& a, const ImageSummary& b) {
   std::map<std::string, Severity> all = a.severity_of;

@@ -15,7 +15,7 @@ ImageSummary summarize(const AuditReport& report) {
   s.layers = f.image.layers.size();
   s.elf_files = f.binaries.size();
   s.tz_zones = f.tz.has_zoneinfo ? f.tz.zone_count : 0;
-  if (f.view) s.ca_bundle = find_ca_bundle(*f.view);
+  s.ca_bundle = f.ca_bundle;
   s.pythons = f.python.interpreters;
   s.dists = f.python.dists.size();
   std::set<std::string> flagged_dists;

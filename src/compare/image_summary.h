@@ -29,6 +29,5 @@ struct ImageSummary {
 ImageSummary summarize(const AuditReport& report);
 
 // The CA bundle the image carries where TLS libraries look, "" when none.
-std::string find_ca_bundle(const FsView& view);
 
 }  // namespace imgaudit

@@ -32,6 +32,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
 
   facts.tz = detect_tz(view, facts.image);
   facts.python = detect_python(view, facts.binaries);
+  facts.ca_bundle = find_ca_bundle(view);
   return facts;
 }
 

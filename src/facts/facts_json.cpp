@@ -116,7 +116,8 @@ void to_json(nlohmann::json& j, const PythonFacts& p) {
 
 void to_json(nlohmann::json& j, const ImageFacts& f) {
   j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc},
-       {"binaries", f.binaries}, {"tz", f.tz}, {"python", f.python}};
+       {"binaries", f.binaries}, {"tz", f.tz}, {"python", f.python},
+       {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)}};
 }
 
 }  // namespace imgaudit

@@ -108,11 +108,16 @@ struct ImageFacts {
   std::vector<BinaryFacts> binaries;  // sorted by path
   TzFacts tz;
   PythonFacts python;
+  std::string ca_bundle;  // find_ca_bundle()
   const FsView* view = nullptr;
   std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
 };
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view);
+
+// "/etc/ssl/certs/ca-certificates.crt" or the first other CA bundle where TLS
+// libraries look for one; "" when the image has none.
+std::string find_ca_bundle(const FsView& view);
 
 // The detectors collect_facts() runs, each over the merged view.
 std::vector<Package> parse_apk_installed(const std::string& text);  // lib/apk/db/installed

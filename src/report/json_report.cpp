@@ -22,6 +22,7 @@ nlohmann::json report_json(const AuditReport& r) {
           {"binaries", r.facts.binaries},
           {"python", r.facts.python},
           {"tz", r.facts.tz},
+          {"ca_bundle", r.facts.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.facts.ca_bundle)},
           {"findings", r.findings},
           {"suppressed", suppressed},
           {"warnings", r.warnings},

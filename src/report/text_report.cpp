@@ -1,3 +1,4 @@
+#include "util/human_size.h"
 #include "report/report.h"
 
 namespace imgaudit {
@@ -14,16 +15,6 @@ struct Style {
   const char* bold() const { return on ? "\033[1m" : ""; }
   const char* reset() const { return on ? "\033[0m" : ""; }
 };
-
-std::string human_size(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
-  char buf[32];
-  snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-  return buf;
-}
 
 void write_header(std::ostream& out, const AuditReport& r, const Style& st) {
   const auto& f = r.facts;

@@ -9,22 +9,6 @@ namespace imgaudit {
 
 namespace {
 
-// Where OpenSSL, GnuTLS, Go's crypto/x509 and Python's ssl look for roots.
-const char* const kCaBundles[] = {
-    "etc/ssl/certs/ca-certificates.crt",                 // Debian, Ubuntu, Alpine
-    "etc/ssl/cert.pem",                                  // Alpine, OpenSSL default
-    "etc/pki/tls/certs/ca-bundle.crt",                   // Fedora, RHEL
-    "etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",  // RHEL
-    "etc/ssl/ca-bundle.pem",                             // openSUSE
-    "etc/pki/tls/cacert.pem",                            // OpenELEC
-};
-
-bool has_ca_bundle(const FsView& view) {
-  for (auto p : kCaBundles)
-    if (const Node* n = view.lookup(p); n && n->type == EntryType::File && n->size > 0) return true;
-  return false;
-}
-
 // Why this binary speaks TLS, or "" when it does not.
 std::string tls_user(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
@@ -61,7 +45,6 @@ bool needs_zoneinfo(const ImageFacts& facts) {
 
 void check_environment(const ImageFacts& facts, FindingGroups& groups) {
   constexpr int kConfig = -1;  // image-wide findings belong to no layer
-  const FsView& view = *facts.view;
 
   if (!facts.tz.has_zoneinfo) {
     if (facts.tz.tz_env && facts.tz.tz_zone_present == false) {
@@ -73,7 +56,7 @@ void check_environment(const ImageFacts& facts, FindingGroups& groups) {
     groups.add("tz-env-without-tzdata", kConfig, "", "", {{"tz", *facts.tz.tz_env}});
   }
 
-  if (!has_ca_bundle(view)) {
+  if (facts.ca_bundle.empty()) {
     std::vector<std::pair<const BinaryFacts*, std::string>> clients;
     std::string why_all;
     for (auto& b : facts.binaries) {

@@ -1,4 +1,5 @@
 // What the packages say: build-tools-in-image.
+#include "util/human_size.h"
 #include "rules/package_rules.h"
 
 #include <algorithm>
@@ -29,13 +30,6 @@ bool is_build_tool(const std::string& name) {
         !starts_with(name, "gcc-14-base") && !starts_with(name, "gcc-13-base"))
       return true;
   return ends_with(name, "-dev");
-}
-
-std::string human_size(uint64_t bytes) {
-  char buf[32];
-  if (bytes >= (1u << 20)) snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
-  else snprintf(buf, sizeof buf, "%.0f KiB", bytes / 1024.0);
-  return buf;
 }
 
 std::string short_instruction(const std::string& created_by) {

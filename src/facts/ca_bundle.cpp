@@ -1,10 +1,10 @@
-#include "compare/image_summary.h"
+#include "facts/image_facts.h"
 
 namespace imgaudit {
 
 namespace {
 
-// The places the ca-certificates-missing rule checks (src/rules/environment_rules.cpp).
+// Where OpenSSL, GnuTLS, Go's crypto/x509 and Python's ssl look for roots.
 const char* const kCaBundles[] = {
     "etc/ssl/certs/ca-certificates.crt",
     "etc/ssl/cert.pem",
