@@ -2,9 +2,9 @@
 # The man page renders with no groff or man warnings, its RULES list is the one
 # rules/*.json makes, and it documents every rule, option and subcommand the
 # built imgaudit has.
-# Usage: man_page_test.sh SOURCE_DIR IMGAUDIT_BINARY
+# Usage: man_page_test.sh SOURCE_DIR IMGAUDIT_BINARY EXAMPLE_IMAGE
 set -uo pipefail
-source_dir=$1 binary=$2
+source_dir=$1 binary=$2 example=$3
 page=$source_dir/man/imgaudit.1
 
 failures=0
@@ -33,6 +33,32 @@ for option in $(sed -n 's/^ \{1,\}\(-[^ ]*\).*/\1/p' <<<"$help" | tr ',' '\n'); 
 done
 for command in $(sed -n '/^Subcommands:/,$ s/^ \{1,\}\([a-z]\{1,\}\) .*/\1/p' <<<"$help"); do
   grep -q "imgaudit $command" <<<"$rendered" || fail "subcommand $command is not documented"
+done
+
+# Every JSON name of the example's report (the names, not the data: resolved's
+# keys are sonames), in the rendered JSON section.
+json_section=$(sed -n '/^   JSON/,/^   SARIF/p' <<<"$rendered")
+"$binary" --format json "$example" >"${TMPDIR:-/tmp}/imgaudit-man-$$.json"
+names=$(python3 - "${TMPDIR:-/tmp}/imgaudit-man-$$.json" <<'PY'
+import json, sys
+names = set()
+def walk(value, key=None):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            names.add(k)
+            if k not in ("resolved", "summary"):
+                walk(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            walk(v, key)
+walk(json.load(open(sys.argv[1])))
+print("\n".join(sorted(names)))
+PY
+)
+rm -f "${TMPDIR:-/tmp}/imgaudit-man-$$.json"
+[ -n "$names" ] || fail "no JSON names read from the example's report"
+for name in $names; do
+  grep -qE "(^|[^a-z_])$name([^a-z_]|\$)" <<<"$json_section" || fail "JSON name '$name' is not documented"
 done
 
 for name in NO_COLOR DOCKER_CONFIG XDG_CACHE_HOME; do
