@@ -200,6 +200,8 @@ TEST(RiskFindings, BuildToolsNameTheLayerThatAddedThem) {
   EXPECT_NE(msg.find("build-base"), std::string::npos) << msg;
   EXPECT_NE(msg.find("87.7 MiB"), std::string::npos) << msg;  // 90000000 + 4096 + 2000000 bytes
   EXPECT_NE(tools[0]["advice"].get<std::string>().find("COPY --from=build"), std::string::npos);
+  EXPECT_NE(tools[0]["advice"].get<std::string>().find("Move 'RUN apk add build-base' into a build stage"), std::string::npos)
+      << tools[0]["advice"];
 }
 
 TEST(RiskFindings, WheelsAgainstAlpine) {
@@ -253,4 +255,54 @@ TEST(RiskFindings, RulesAndExplain) {
   auto bad = run_imgaudit("explain no-such-rule");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("no-such-rule"), std::string::npos);
+}
+
+namespace {
+
+// A Go program starting goroutines, built without cgo; with time/tzdata when asked.
+std::string go_program(const TempDir& tmp, const std::string& name, bool embed_tzdata) {
+  std::string src = tmp / (name + ".go"), out = tmp / name, log;
+  write_file(src, std::string("package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n\t\"time\"\n") +
+                      (embed_tzdata ? "\t_ \"time/tzdata\"\n" : "") +
+                      ")\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 4; i++ {\n\t\twg.Add(1)\n"
+                      "\t\tgo func() { defer wg.Done(); _ = make([]byte, 1<<20) }()\n\t}\n\twg.Wait()\n"
+                      "\tloc, err := time.LoadLocation(\"Asia/Ho_Chi_Minh\")\n\tfmt.Println(loc, err)\n}\n");
+  int rc = run("cd '" + tmp.path() + "' && GOCACHE='" + tmp / "gocache" + "' GOPATH='" + tmp / "gopath" + "' HOME='" +
+                   tmp.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 go build -o '" + out + "' '" + src +
+                   "' 2>&1",
+               &log);
+  EXPECT_EQ(rc, 0) << log;
+  return rc == 0 ? read_file(out) : "";
+}
+
+}  // namespace
+
+TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
+  if (!have_tool("go")) GTEST_SKIP() << "go (Debian golang-go) is not installed";
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string embedded = go_program(tmp, "embedded", true);
+  std::string plain = go_program(tmp, "plain", false);
+  ASSERT_FALSE(embedded.empty());
+  ASSERT_FALSE(plain.empty());
+
+  // On Alpine: goroutines on Go's own allocator and growable stacks: no musl rule.
+  auto j = audit(tmp, alpine_with({layer({file("app/server", plain)}, "COPY server /app/")}), "alpine-go");
+  auto* b = binary(j, "/app/server");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ((*b)["libc"], "none");
+  EXPECT_EQ((*b)["cgo"], false);
+  EXPECT_EQ(findings(j, "musl-allocator").size(), 0u) << j["findings"].dump(1);
+  EXPECT_EQ(findings(j, "musl-thread-stack").size(), 0u);
+
+  // From scratch: the zones embedded with time/tzdata are enough; without them, tzdata-missing.
+  ImageSpec scratch;
+  scratch.user = "65532";
+  scratch.layers.push_back(layer({file("server", embedded)}, "COPY server /server # buildkit"));
+  auto with = audit(tmp, scratch, "scratch-embedded");
+  EXPECT_EQ(findings(with, "tzdata-missing").size(), 0u) << with["findings"].dump(1);
+  scratch.layers[0] = layer({file("server", plain)}, "COPY server /server # buildkit");
+  auto without = audit(tmp, scratch, "scratch-plain");
+  EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
+  EXPECT_EQ(without["libc"]["family"], "none");
 }
