@@ -1,5 +1,7 @@
 #include "registry/client.h"
 
+#include <arpa/inet.h>
+
 #include <nlohmann/json.hpp>
 
 #include "registry/retry.h"
@@ -38,7 +40,9 @@ std::string error_code(HttpStream& response) {
 
 bool may_use_plain_http(const std::string& registry, const std::vector<std::string>& insecure_registries) {
   std::string host = registry[0] == '[' ? registry.substr(0, registry.find(']') + 1) : registry.substr(0, registry.rfind(':'));
-  if (host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0) return true;
+  in_addr v4{};
+  bool loopback_v4 = inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
+  if (host == "localhost" || host == "[::1]" || loopback_v4) return true;
   for (const std::string& r : insecure_registries)
     if (r == registry || r == host) return true;
   return false;
