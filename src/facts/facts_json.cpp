@@ -38,6 +38,7 @@ void to_json(nlohmann::json& j, const ImageInfo& i) {
        {"user", i.user},
        {"entrypoint", i.entrypoint},
        {"cmd", i.cmd},
+       {"history", i.history},
        {"layers", i.layers}};
 }
 
