@@ -14,7 +14,9 @@ std::string megabytes(uint64_t bytes) {
 
 Progress::~Progress() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (drawn_ > 0) draw(true);
+  bool unfinished = false;
+  for (const Line& l : lines_) unfinished = unfinished || !l.finished;
+  if (drawn_ > 0 && unfinished) draw(true);
 }
 
 Progress::Line& Progress::line(const std::string& digest) {

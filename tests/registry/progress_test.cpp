@@ -1,0 +1,40 @@
+// Bytes per layer on stderr when it is a terminal; nothing otherwise or with -q.
+#include <gtest/gtest.h>
+
+#include "local_registry.h"
+#include "util/sha256.h"
+
+namespace imgaudit::test {
+namespace {
+
+TEST(RegistryProgress, OnATerminalOnly) {
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  if (!have_tool("script")) GTEST_SKIP() << "script (util-linux) is needed for a terminal";
+  LocalRegistry reg;
+  TempDir tmp;
+  ImageSpec spec;
+  spec.tag = "v1";
+  spec.layers = {small_layer("etc/a", "a")};
+  write_layout(spec, tmp / "layout");
+  reg.push(tmp / "layout", "v1", "progress:v1");
+  std::string hex = Sha256::of(spec.layers[0].bytes).substr(7, 12);
+  auto on_tty = [&](const std::string& args, const std::string& cache) {
+    std::string out;
+    // script gives the command a terminal; its standard output is discarded, so what remains is standard error.
+    run("env XDG_CACHE_HOME='" + (tmp / cache) + "' DOCKER_CONFIG='" + (tmp / "docker") + "' script -qec \"'" +
+            imgaudit_binary() + "' --fail-on never " + args + " " + reg.host() + "/progress:v1 >/dev/null\" /dev/null",
+        &out);
+    return out;
+  };
+  std::string shown = on_tty("", "c1");
+  EXPECT_NE(shown.find(hex + "  "), std::string::npos) << shown;
+  EXPECT_NE(shown.find(" MB  done"), std::string::npos) << shown;
+  EXPECT_EQ(on_tty("-q", "c2").find(hex), std::string::npos);
+
+  CliRun piped = imgaudit(tmp / "home", "--fail-on never " + reg.host() + "/progress:v1");
+  EXPECT_EQ(piped.status, 0);
+  EXPECT_EQ(piped.err, "");
+}
+
+}  // namespace
+}  // namespace imgaudit::test
