@@ -15,7 +15,8 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
   app.add_flag("--password-stdin", out.password_stdin, "read the registry password or token from standard input");
   app.add_option("--ca-cert", out.ca_cert, "trust this CA certificate file (PEM) besides the system's");
   app.add_option("--insecure-registry", out.insecure_registries,
-                 "HOST[:PORT] that may be reached over plain HTTP (localhost and 127.0.0.1 always may); repeatable");
+                 "HOST[:PORT] that may be reached over plain HTTP (localhost and 127.0.0.1 always may); repeatable")
+      ->allow_extra_args(false);
   app.add_option("--timeout", out.timeout_seconds, "seconds to connect, and without data, before a request fails (default 30)")
       ->check(CLI::Range(1L, 3600L));
   app.add_flag("--no-cache", out.no_cache, "neither read nor write the cache");

@@ -40,6 +40,10 @@ TEST(RegistryPull, OneLayerByTag) {
   EXPECT_EQ(j["image"]["source"], reg.host() + "/team/hello:v1");
   ASSERT_EQ(j["image"]["layers"].size(), 1u);
   EXPECT_EQ(j["image"]["env"][0], "GREETING=hi");
+  // A repeatable option takes one value each time, never the image after it.
+  CliRun r = imgaudit(tmp / "home", "-q --fail-on never --insecure-registry a.example:1 --insecure-registry b.example " +
+                                        reg.host() + "/team/hello:v1");
+  EXPECT_EQ(r.status, 0) << r.err;
 }
 
 TEST(RegistryPull, MultiLayerByTagAndByDigest) {
