@@ -44,7 +44,11 @@ class RegistryBlobStream : public ByteStream {
   RegistryBlobStream(std::shared_ptr<RegistryClient> client, Descriptor layer, Progress* progress, std::string name)
       : client_(std::move(client)), layer_(std::move(layer)), progress_(progress), name_(std::move(name)) {
     if (progress_) progress_->start(layer_.digest, layer_.size);
-    stream_ = open(0);
+    try {
+      stream_ = client_->open_blob(layer_.digest, 0);
+    } catch (const InputError& e) {
+      throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what());
+    }
   }
   ~RegistryBlobStream() override {
     if (progress_) progress_->finish(layer_.digest);
@@ -59,7 +63,7 @@ class RegistryBlobStream : public ByteStream {
         return got;
       } catch (const TransferError& e) {
         if (!e.transient() || resumes + 1 >= kMaxAttempts)
-          throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what() + " after " + std::to_string(delivered_) + " bytes");
+          throw InputError(name_ + ": " + e.what() + " after " + std::to_string(delivered_) + " bytes");
         stream_.reset();
         stream_ = open(delivered_);
       }
@@ -67,11 +71,12 @@ class RegistryBlobStream : public ByteStream {
   }
 
  private:
+  // Errors inside read() reach read_layer, which names the layer.
   std::unique_ptr<HttpStream> open(uint64_t offset) {
     try {
       return client_->open_blob(layer_.digest, offset);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what());
+      throw InputError(name_ + ": " + e.what() + " (resuming after " + std::to_string(offset) + " bytes)");
     }
   }
 
