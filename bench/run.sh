@@ -8,11 +8,10 @@ build=$(cd "${1:-$here/../build}" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgaudit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-layers=""
+set --
 for d in /usr/bin /usr/sbin /usr/lib/x86_64-linux-gnu /usr/libexec /usr/share /usr/include /usr/lib/gcc /usr/local; do
   [ -d "$d" ] || continue
-  layers="$layers --layer $d::gzip::COPY $d $d"
+  set -- "$@" --layer "$d::gzip::COPY $d $d"
 done
-# shellcheck disable=SC2086
-"$build/imgaudit-mkimage" --format oci -o "$work/image" --tag bench $layers
+"$build/imgaudit-mkimage" --format oci -o "$work/image" --tag bench "$@"
 exec python3 "$here/measure.py" "$build/imgaudit" "$work/image"
