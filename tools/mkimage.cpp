@@ -8,23 +8,12 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/strings.h"
 #include "writer/image_writer.h"
 
 using namespace imgaudit;
 
 namespace {
-
-std::vector<std::string> split_spec(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t sep = s.find("::", start);
-    parts.push_back(s.substr(start, sep - start));
-    if (sep == std::string::npos) break;
-    start = sep + 2;
-  }
-  return parts;
-}
 
 std::string read_whole(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -42,7 +31,7 @@ Compression sniff_compression(const std::string& bytes) {
 
 // DIR[::gzip|zstd|none][::CREATED_BY]
 LayerBlob layer_from_dir(const std::string& spec) {
-  std::vector<std::string> parts = split_spec(spec);
+  std::vector<std::string> parts = split(spec, "::");
   LayerBlob layer;
   std::string dir = parts[0];
   size_t next = 1;

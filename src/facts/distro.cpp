@@ -3,30 +3,11 @@
 
 #include "facts/image_facts.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-// Calls fn(line) for each line of `text`, without the '\n' (and a trailing '\r').
-template <class Fn>
-void for_each_line(const std::string& text, Fn fn) {
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find('\n', i);
-    if (j == std::string::npos) j = text.size();
-    std::string_view line(text.data() + i, j - i);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    fn(line);
-    i = j + 1;
-  }
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 uint64_t to_u64(std::string_view s) {
   uint64_t v = 0;

@@ -4,6 +4,7 @@
 
 #include "facts/image_facts.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -61,22 +62,13 @@ std::string site_python_version(const std::string& site_dir) {
 // Header lines "Key: value" until the first blank line (METADATA body follows it).
 template <class Fn>
 void for_each_header(const std::string& text, Fn fn) {
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find('\n', i);
-    if (j == std::string::npos) j = text.size();
-    std::string_view line(text.data() + i, j - i);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) return;
+  for_each_line(text, [&](std::string_view line) {
+    if (line.empty()) return false;
     auto colon = line.find(':');
-    if (colon != std::string_view::npos && line[0] != ' ' && line[0] != '\t') {
-      std::string_view value = line.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
-      fn(line.substr(0, colon), value);
-    }
-    i = j + 1;
-  }
+    if (colon != std::string_view::npos && line[0] != ' ' && line[0] != '\t')
+      fn(line.substr(0, colon), trim(line.substr(colon + 1)));
+    return true;
+  });
 }
 
 const std::string* text_of(const FsView& view, const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "source/source.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -31,14 +32,7 @@ std::string Platform::str() const {
 }
 
 Platform Platform::parse(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t slash = text.find('/', start);
-    parts.push_back(text.substr(start, slash - start));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
+  std::vector<std::string> parts = split(text, "/");
   bool ok = parts.size() == 2 || parts.size() == 3;
   for (const std::string& p : parts) ok = ok && !p.empty();
   if (!ok) throw InputError("invalid platform \"" + text + "\": expected os/arch[/variant], e.g. linux/arm64");

@@ -32,3 +32,22 @@ TEST(Sha256, KnownVectors) {
   EXPECT_TRUE(is_sha256_digest(Sha256::of("x")));
   EXPECT_FALSE(is_sha256_digest("sha256:XYZ"));
 }
+
+#include "util/strings.h"
+
+TEST(Strings, SplitTrimAndLines) {
+  EXPECT_EQ(split("dir::gzip::RUN a::b", "::"), (std::vector<std::string>{"dir", "gzip", "RUN a", "b"}));
+  EXPECT_EQ(split("linux/arm64", "/"), (std::vector<std::string>{"linux", "arm64"}));
+  EXPECT_EQ(split("", "/"), (std::vector<std::string>{""}));
+  EXPECT_EQ(trim(" \tx y \t"), "x y");
+  std::vector<std::string> lines;
+  for_each_line("a\r\nb\n\nc", [&](std::string_view l) { lines.emplace_back(l); });
+  EXPECT_EQ(lines, (std::vector<std::string>{"a", "b", "", "c"}));
+  lines.clear();
+  for_each_line("head\n\nbody", [&](std::string_view l) {
+    if (l.empty()) return false;
+    lines.emplace_back(l);
+    return true;
+  });
+  EXPECT_EQ(lines, (std::vector<std::string>{"head"}));
+}

@@ -1,0 +1,47 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace imgaudit {
+
+// Calls fn(line) for each line of `text`, without the '\n' (nor a trailing
+// '\r'). When fn returns bool, false stops the walk.
+template <class Fn>
+void for_each_line(std::string_view text, Fn fn) {
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find('\n', i);
+    if (j == std::string_view::npos) j = text.size();
+    std::string_view line = text.substr(i, j - i);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if constexpr (std::is_same_v<decltype(fn(line)), bool>) {
+      if (!fn(line)) return;
+    } else {
+      fn(line);
+    }
+    i = j + 1;
+  }
+}
+
+// Without leading and trailing spaces and tabs.
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "a::b" split on "::" -> {"a", "b"}; an empty text gives {""}.
+inline std::vector<std::string> split(std::string_view text, std::string_view sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t at = text.find(sep, start);
+    parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + sep.size();
+  }
+}
+
+}  // namespace imgaudit
