@@ -10,6 +10,7 @@
 #include "registry/progress.h"
 #include "registry/registry_source.h"
 #include "rules/evaluate.h"
+#include "util/error.h"
 #include "util/paths.h"
 
 namespace imgaudit {
@@ -34,7 +35,14 @@ Audit::Audit(const AuditOptions& options) {
                            });
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
-  layers_ = read_layers(*source, jobs, cache_layers ? &*facts : nullptr);
+  try {
+    layers_ = read_layers(*source, jobs, cache_layers ? &*facts : nullptr);
+  } catch (const InputError& e) {
+    // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
+    const std::string image = source->describe();
+    if (std::string(e.what()).rfind(image, 0) == 0) throw;
+    throw InputError(image + ": " + e.what());
+  }
   progress.reset();
   for (size_t i = 0; i < layers_.size(); ++i) {
     view_.apply(layers_[i], static_cast<int>(i));
