@@ -152,3 +152,30 @@ TEST(Inputs, HelpAndVersion) {
   EXPECT_NE(h.out.find("--platform"), std::string::npos);
   EXPECT_NE(h.out.find("--format"), std::string::npos);
 }
+
+TEST(Inputs, ColourOnATerminalOnlyAndNoColorHonoured) {
+  if (!have_tool("script")) GTEST_SKIP() << "script (util-linux) is needed to give imgaudit a terminal";
+  TempDir tmp;
+  write_oci_layout(two_layer_image(tmp), tmp / "layout");
+  // script runs imgaudit on a pseudo-terminal and copies what it printed.
+  std::string on_tty, no_color;
+  run("script -qec '" + imgaudit_binary() + " " + tmp / "layout" + "' /dev/null", &on_tty);
+  run("NO_COLOR=1 script -qec '" + imgaudit_binary() + " " + tmp / "layout" + "' /dev/null", &no_color);
+  EXPECT_NE(on_tty.find("\033[1;31merror"), std::string::npos) << on_tty;
+  EXPECT_NE(no_color.find("error interpreter-missing"), std::string::npos) << no_color;
+  EXPECT_EQ(no_color.find("\033["), std::string::npos) << no_color;
+}
+
+TEST(Inputs, LongPathListsAreCutInText) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  ImageSpec spec;
+  spec.platform = Platform{"linux", "arm64", ""};
+  spec.layers.push_back(alpine_base("x86_64"));
+  write_oci_layout(spec, tmp / "img");
+  auto j = run_imgaudit("--format json " + tmp / "img").json();
+  size_t n = findings(j, "arch-mismatch").at(0)["paths"].size();
+  ASSERT_GT(n, 5u);
+  auto text = run_imgaudit(tmp / "img").out;
+  EXPECT_NE(text.find("    and " + std::to_string(n - 5) + " more\n"), std::string::npos) << text;
+}

@@ -306,3 +306,25 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
   EXPECT_EQ(without["libc"]["family"], "none");
 }
+
+TEST(RiskFindings, JvmLauncherKeepsTheAllocatorWarningButNotTheStackOne) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  // The shape of OpenJDK's launcher: a small program named java that links
+  // libjli.so and starts the VM in a new thread (whose size -Xss sets).
+  std::string jli = tmp / "libjli.so";
+  ASSERT_TRUE(compile_c("musl-gcc", "int JLI_Launch(void) { return 0; }\n", jli, "-shared -fPIC -Wl,-soname,libjli.so"));
+  std::string java = compiled(tmp, "musl-gcc",
+                              "#include <pthread.h>\nint JLI_Launch(void);\nstatic void* vm(void* a) { return a; }\n"
+                              "int main(void) { pthread_t t; pthread_create(&t, 0, vm, 0); pthread_join(t, 0); return JLI_Launch(); }\n",
+                              "-pthread -L" + tmp.path() + " -ljli -Wl,-rpath,'$ORIGIN/../lib'");
+  auto j = audit(tmp,
+                 alpine_with({layer({file("opt/jdk/bin/java", java), file("opt/jdk/lib/libjli.so", read_file(jli))},
+                                    "COPY --from=jdk /opt/jdk /opt/jdk")}),
+                 "jvm");
+  EXPECT_EQ(findings(j, "needed-lib-missing").size(), 0u) << j["findings"].dump(1);
+  EXPECT_EQ(findings(j, "musl-thread-stack").size(), 0u) << j["findings"].dump(1);
+  auto alloc = findings(j, "musl-allocator");
+  ASSERT_EQ(alloc.size(), 1u);
+  EXPECT_EQ(alloc[0]["paths"], nlohmann::json::array({"/opt/jdk/bin/java"}));
+}
