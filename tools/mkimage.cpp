@@ -2,6 +2,7 @@
 // from folders and tarballs, through the project's own image writer.
 #include <CLI/CLI.hpp>
 
+#include <clocale>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -66,6 +67,9 @@ LayerBlob layer_from_tar(const std::string& spec) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // libarchive writes pax names as UTF-8 and must translate them from the
+  // locale: in the C locale a name like "Főtanúsítvány.crt" cannot be.
+  if (!std::setlocale(LC_CTYPE, "C.UTF-8")) std::setlocale(LC_CTYPE, "");
   CLI::App app{"Builds container images (OCI layout, docker-save tar, OCI archive) from folders and tarballs."};
   std::string format, out, platform = "linux/amd64";
   ImageSpec spec;

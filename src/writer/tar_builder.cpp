@@ -42,9 +42,6 @@ TarBuilder::~TarBuilder() {
 
 void TarBuilder::setup(Compression c) {
   if (archive_write_set_format_pax_restricted(a_) != ARCHIVE_OK) fail(a_, "format");
-  // Names are bytes in an image: store them as they are, whatever the locale
-  // (in the C locale libarchive cannot translate "Főtanúsítvány.crt" to UTF-8).
-  if (archive_write_set_format_option(a_, "pax", "hdrcharset", "BINARY") != ARCHIVE_OK) fail(a_, "hdrcharset");
   // No zero padding after the compressed stream: zstd readers reject it.
   archive_write_set_bytes_in_last_block(a_, 1);
   int r = ARCHIVE_OK;
