@@ -3,6 +3,8 @@
 #include "rules/linkage_rules.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "rules/program_kind.h"
 
@@ -32,6 +34,20 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 
 int layer_of(const ImageFacts& facts, const BinaryFacts& b) { return facts.image.layers.empty() ? -1 : b.layer; }
 
+// "numpy" for an extension module under a site-packages folder: the first
+// folder below it; "" elsewhere.
+std::string python_package_of(const ImageFacts& facts, const std::string& path) {
+  for (const auto& site : facts.python.site_dirs) {
+    std::string dir = site.rfind('/', 0) == 0 ? site.substr(1) : site;
+    if (path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 || path[dir.size()] != '/') continue;
+    std::string rest = path.substr(dir.size() + 1);
+    auto slash = rest.find('/');
+    if (slash != std::string::npos) return rest.substr(0, slash);
+    return rest.substr(0, rest.find('.'));  // a top-level module: _cffi_backend.cpython-312-x86_64-linux-musl.so
+  }
+  return "";
+}
+
 }  // namespace
 
 bool version_newer(const std::string& a, const std::string& b) { return version_numbers(a) > version_numbers(b); }
@@ -40,6 +56,12 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   const LibcKind image_libc = facts.libc.family;
   const std::string platform_machine = elf_machine_for_platform(facts.image.platform.architecture);
   const std::string libc_key = to_string(image_libc);
+
+  struct MissingLibs {
+    std::vector<std::string> libs, paths;
+    std::set<std::string> python_packages;
+  };
+  std::map<std::pair<int, std::string>, MissingLibs> missing_libs;  // by layer and the libraries missing
 
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
@@ -58,8 +80,10 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     } else if (!b.missing_needed.empty()) {
       auto libs = b.missing_needed;
       std::sort(libs.begin(), libs.end());
-      groups.add("needed-lib-missing", layer, join(libs, ","), b.path,
-                 {{"libs", join(libs, ", ")}, {"first_lib", libs.front()}});
+      auto& m = missing_libs[{layer, join(libs, ",")}];
+      m.libs = libs;
+      m.paths.push_back(b.path);
+      if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
     }
 
     // What the binary was built for, against what the image provides. A
@@ -84,6 +108,16 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
       groups.add("glibc-too-old", layer, e.glibc_required, b.path,
                  {{"glibc_required", e.glibc_required}, {"image_glibc", facts.libc.version}, {"glibc_needed_version", needed}});
     }
+  }
+
+  for (auto& [key, m] : missing_libs) {
+    std::string python_note;
+    if (!m.python_packages.empty())
+      python_note = " Python package(s) " + join({m.python_packages.begin(), m.python_packages.end()}, ", ") +
+                    " fail to import (ImportError).";
+    for (auto& path : m.paths)
+      groups.add("needed-lib-missing", key.first, key.second, path,
+                 {{"libs", join(m.libs, ", ")}, {"first_lib", m.libs.front()}, {"python_note", python_note}});
   }
 }
 

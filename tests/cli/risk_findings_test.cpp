@@ -328,3 +328,26 @@ TEST(RiskFindings, JvmLauncherKeepsTheAllocatorWarningButNotTheStackOne) {
   ASSERT_EQ(alloc.size(), 1u);
   EXPECT_EQ(alloc[0]["paths"], nlohmann::json::array({"/opt/jdk/bin/java"}));
 }
+
+TEST(RiskFindings, ExtensionModuleMissingALibraryIsNamedAsItsPythonPackage) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string gfortran = tmp / "libgfortran.so.5";
+  ASSERT_TRUE(compile_c("musl-gcc", "double dnrm2_(void) { return 0; }\n", gfortran, "-shared -fPIC -Wl,-soname,libgfortran.so.5"));
+  std::string ext = tmp / "_linalg.so";
+  ASSERT_TRUE(compile_c("musl-gcc", "double dnrm2_(void);\ndouble PyInit__linalg(void) { return dnrm2_(); }\n", ext,
+                        "-shared -fPIC -L" + tmp.path() + " -l:libgfortran.so.5"));
+  std::string site = "usr/local/lib/python3.12/site-packages/";
+  auto j = audit(tmp,
+                 alpine_with({layer({file(site + "fastla/_linalg.cpython-312-x86_64-linux-musl.so", read_file(ext)),
+                                     file(site + "fastla-1.0.dist-info/METADATA", "Name: fastla\nVersion: 1.0\n", 0644),
+                                     file(site + "fastla-1.0.dist-info/WHEEL", "Tag: cp312-cp312-musllinux_1_2_x86_64\n", 0644)},
+                                    "RUN pip install fastla")}),
+                 "img");
+  auto missing = findings(j, "needed-lib-missing");
+  ASSERT_EQ(missing.size(), 1u) << j["findings"].dump(1);
+  auto msg = missing[0]["message"].get<std::string>();
+  EXPECT_NE(msg.find("libgfortran.so.5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Python package(s) fastla fail to import"), std::string::npos) << msg;
+  EXPECT_EQ(missing[0]["layer"]["created_by"], "RUN pip install fastla");
+}
