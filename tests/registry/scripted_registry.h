@@ -1,0 +1,37 @@
+#pragma once
+// scripted_registry.py on 127.0.0.1: a registry serving an OCI layout that
+// misbehaves as told, with a log of the requests it answered.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "local_registry.h"
+
+namespace imgaudit::test {
+
+struct LoggedRequest {
+  std::string method, path, range, authorization;
+  int status = 0;
+};
+
+class ScriptedRegistry {
+ public:
+  // Serves `layout`; `options` are scripted_registry.py's (--manifest-status 500 ...).
+  // Throws std::runtime_error when it does not start.
+  ScriptedRegistry(const std::string& layout, const std::vector<std::string>& options = {});
+
+  std::string host() const { return "127.0.0.1:" + port_; }
+  std::vector<LoggedRequest> requests() const;
+  // Logged requests whose path contains `part`.
+  std::vector<LoggedRequest> requests_to(const std::string& part) const;
+
+ private:
+  TempDir dir_;
+  std::string port_;
+  std::unique_ptr<Background> server_;
+};
+
+#define SKIP_WITHOUT_PYTHON() \
+  if (!::imgaudit::test::have_tool("python3")) GTEST_SKIP() << "python3 is needed"
+
+}  // namespace imgaudit::test

@@ -1,0 +1,48 @@
+// 5xx answers: retried with backoff, then a clear failure after a bounded number of attempts.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "scripted_registry.h"
+
+namespace imgaudit::test {
+namespace {
+
+std::string one_layer_layout(const TempDir& tmp) {
+  ImageSpec spec;
+  spec.tag = "v1";
+  spec.layers = {small_layer("etc/hello", "hello")};
+  return write_layout(spec, tmp / "layout");
+}
+
+TEST(RegistryServerError, RetriedUntilTheRegistryAnswers) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  std::string digest = one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--manifest-status", "503", "--manifest-failures", "2"});
+
+  CliRun r = imgaudit(tmp / "home", "--format json --fail-on never " + reg.host() + "/app:v1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["image"]["digest"], digest);
+  auto tries = reg.requests_to("/manifests/v1");
+  ASSERT_EQ(tries.size(), 3u);
+  EXPECT_EQ(tries[0].status, 503);
+  EXPECT_EQ(tries[1].status, 503);
+  EXPECT_EQ(tries[2].status, 200);
+}
+
+TEST(RegistryServerError, AlwaysFailingIsOneLineNamingTheStatusAfterFourAttempts) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--manifest-status", "500", "--manifest-failures", "-1"});
+
+  CliRun r = imgaudit(tmp / "home", reg.host() + "/app:v1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "imgaudit: " + reg.host() + "/app:v1: server error (HTTP 500) after 4 attempts\n");
+  EXPECT_EQ(reg.requests_to("/manifests/").size(), 4u);
+  EXPECT_TRUE(reg.requests_to("/blobs/").empty());
+}
+
+}  // namespace
+}  // namespace imgaudit::test
