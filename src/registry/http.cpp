@@ -202,7 +202,8 @@ std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::
   s->thread = std::thread([raw] { raw->run(); });
   std::unique_lock<std::mutex> lock(s->mutex);
   s->cv.wait(lock, [&] { return s->headers_done || s->finished; });
-  if (s->finished && s->result != CURLE_OK) {
+  // A body that broke off after the headers is read() up to the break, then fails there: the caller resumes from it.
+  if (s->finished && s->result != CURLE_OK && !s->headers_done) {
     TransferError e = s->error();
     lock.unlock();
     throw e;
