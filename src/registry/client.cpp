@@ -118,6 +118,10 @@ void RegistryClient::fail(HttpStream& response, std::string what) {
     if (code == "BLOB_UNKNOWN") throw InputError(what + "blob not found in " + repo + " (HTTP 404)");
     throw InputError(what + "not found in " + repo + " (HTTP 404)");
   }
+  if (status == 429 && retry_after_seconds(response.header("retry-after")) > kMaxRetryAfterSeconds)
+    throw InputError(what + "too many requests (HTTP 429): the registry asks to wait " + response.header("retry-after") +
+                     " s (Retry-After), longer than the " + std::to_string(kMaxRetryAfterSeconds) +
+                     " s imgaudit waits: try again later, or log in for a higher pull limit");
   if (status == 429)
     throw InputError(what + "too many requests (HTTP 429), still after " + std::to_string(kMaxAttempts) +
                      " attempts: wait, or log in for a higher pull limit");

@@ -6,17 +6,12 @@
 
 namespace imgaudit {
 
-namespace {
-
 long retry_after_seconds(const std::string& value) {
   char* end = nullptr;
   long s = std::strtol(value.c_str(), &end, 10);
-  // An HTTP date or nothing: a short default wait.
   if (value.empty() || end == value.c_str() || s < 0) return 2;
-  return std::min(s, kMaxRetryAfterSeconds);
+  return s;
 }
-
-}  // namespace
 
 std::unique_ptr<HttpStream> open_retrying(const std::string& url, const std::vector<std::string>& headers,
                                           const HttpOptions& options, bool follow_redirects) {
@@ -35,7 +30,9 @@ std::unique_ptr<HttpStream> open_retrying(const std::string& url, const std::vec
     }
     long status = s->status();
     if (last || (status < 500 && status != 429)) return s;
-    auto wait = status == 429 ? std::chrono::milliseconds(1000 * retry_after_seconds(s->header("retry-after"))) : backoff;
+    long retry_after = status == 429 ? retry_after_seconds(s->header("retry-after")) : 0;
+    if (retry_after > kMaxRetryAfterSeconds) return s;
+    auto wait = status == 429 ? std::chrono::milliseconds(1000 * retry_after) : backoff;
     s.reset();
     std::this_thread::sleep_for(wait);
     backoff *= 2;
