@@ -36,6 +36,14 @@ std::string error_code(HttpStream& response) {
   return string_field(j["errors"][0], "code");
 }
 
+bool is_schema1(const std::string& media_type, const std::string& bytes) {
+  if (media_type.rfind("application/vnd.docker.distribution.manifest.v1", 0) == 0) return true;
+  auto j = nlohmann::json::parse(bytes, nullptr, false);
+  if (!j.is_object()) return false;
+  auto version = j.find("schemaVersion");
+  return version != j.end() && version->is_number_integer() && version->get<int>() == 1;
+}
+
 }  // namespace
 
 bool may_use_plain_http(const std::string& registry, const std::vector<std::string>& insecure_registries) {
@@ -161,6 +169,10 @@ RegistryClient::Manifest RegistryClient::manifest(const std::string& reference) 
   m.digest = Sha256::of(m.bytes);
   m.media_type = response->header("content-type");
   m.media_type = m.media_type.substr(0, m.media_type.find(';'));
+  // Before the digest checks: a signed schema 1 manifest's digest is not its body's.
+  if (is_schema1(m.media_type, m.bytes))
+    throw InputError((reference == ref_.manifest_reference() ? "" : what + ": ") +
+                     "a Docker schema 1 manifest (deprecated, not supported): push the image again with a current docker or skopeo");
   if (reference.rfind("sha256:", 0) == 0 && m.digest != reference)
     throw InputError(what + ": the registry sent content whose digest is " + m.digest);
   std::string claimed = response->header("docker-content-digest");

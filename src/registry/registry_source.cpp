@@ -24,11 +24,6 @@ bool is_index(const std::string& media_type, const nlohmann::json& j) {
          (declared.empty() && j.contains("manifests") && !j.contains("layers"));
 }
 
-bool is_schema1(const std::string& media_type, const nlohmann::json& j) {
-  return media_type.rfind("application/vnd.docker.distribution.manifest.v1", 0) == 0 ||
-         (j.is_object() && j.value("schemaVersion", 0) == 1);
-}
-
 // Reads the bytes of one manifest, from the cache when pinned by a digest it has.
 RegistryClient::Manifest fetch_manifest(RegistryClient& client, const BlobCache* cache, const std::string& reference) {
   if (cache && reference.rfind("sha256:", 0) == 0)
@@ -165,8 +160,6 @@ std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, c
     std::string what = "manifest " + m.digest;
     manifest = parse_json(m.bytes, what);
     if (!manifest.is_object()) throw InputError(what + ": not a JSON object");
-    if (is_schema1(m.media_type, manifest))
-      throw InputError(what + ": Docker schema 1 manifests are deprecated and not supported: push the image again with a current docker or skopeo");
     if (!is_index(m.media_type, manifest)) break;
     if (depth == kMaxIndexDepth) throw InputError(what + ": indexes nested more than " + std::to_string(kMaxIndexDepth) + " deep");
     nlohmann::json entry = choose(manifest, "index " + m.digest, platform);
