@@ -79,6 +79,7 @@ void RegistryClient::connect() {
           if (!tls_error.transient()) throw tls_error;
           throw;
         }
+        if (plain->status() == 429 || plain->status() >= 500) fail(*plain, "");
         // A TLS-only server answers plain HTTP with 400: its TLS error is the one to report.
         if (plain->status() != 200 && plain->status() != 401) throw tls_error;
         ping = std::move(plain);
@@ -90,6 +91,8 @@ void RegistryClient::connect() {
       std::string challenge = ping->header("www-authenticate");
       ping.reset();
       auth_.on_unauthorized(challenge, "");
+    } else if (status == 429 || status >= 500) {
+      fail(*ping, "");
     } else if (status != 200) {
       throw InputError(ref_.registry + ": not a registry: " + base_url_ + "/v2/ answered HTTP " + std::to_string(status));
     }

@@ -22,6 +22,7 @@ parser.add_argument("--manifest-status", type=int, default=0,
                     help="answer the image's manifest requests with this status first")
 parser.add_argument("--manifest-failures", type=int, default=0,
                     help="that many times; -1 for always")
+parser.add_argument("--ping-status", type=int, default=0, help="always answer /v2/ with this status")
 parser.add_argument("--retry-after", default=None, help="Retry-After header of those answers")
 parser.add_argument("--schema1", default=None, help="serve tags as a Docker schema 1 manifest of this media type")
 parser.add_argument("--token", action="store_true", help="require bearer tokens from /token on this server")
@@ -115,6 +116,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 n = state["tokens"]
             return self.answer(200, json.dumps({"token": f"tok-{n}", "expires_in": args.expires_in}).encode(),
                                {"Content-Type": "application/json"})
+        if path == "/v2/" and args.ping_status:
+            return self.error(args.ping_status, "UNKNOWN")
         if path == "/v2/":
             if self.authorized(""):
                 self.answer(200, b"{}", {"Content-Type": "application/json"})

@@ -44,5 +44,17 @@ TEST(RegistryServerError, AlwaysFailingIsOneLineNamingTheStatusAfterFourAttempts
   EXPECT_TRUE(reg.requests_to("/blobs/").empty());
 }
 
+TEST(RegistryServerError, AFailingFirstRequestNamesTheStatusNotTls) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--ping-status", "502"});
+
+  CliRun r = imgaudit(tmp / "home", reg.host() + "/app:v1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "imgaudit: " + reg.host() + "/app:v1: server error (HTTP 502) after 4 attempts\n");
+  EXPECT_EQ(reg.requests_to("/v2/").size(), 4u);
+}
+
 }  // namespace
 }  // namespace imgaudit::test
