@@ -35,4 +35,11 @@ std::vector<LoggedRequest> ScriptedRegistry::requests_to(const std::string& part
   return out;
 }
 
+std::string one_layer_layout(const TempDir& tmp) {
+  ImageSpec spec;
+  spec.tag = "v1";
+  spec.layers = {small_layer("etc/hello", "hello")};
+  return write_layout(spec, tmp / "layout");
+}
+
 }  // namespace imgaudit::test

@@ -31,6 +31,9 @@ class ScriptedRegistry {
   std::unique_ptr<Background> server_;
 };
 
+// A one-layer image tagged v1, written as an OCI layout in tmp/layout; returns its manifest digest.
+std::string one_layer_layout(const TempDir& tmp);
+
 #define SKIP_WITHOUT_PYTHON() \
   if (!::imgaudit::test::have_tool("python3")) GTEST_SKIP() << "python3 is needed"
 

@@ -8,13 +8,6 @@
 namespace imgaudit::test {
 namespace {
 
-std::string one_layer_layout(const TempDir& tmp) {
-  ImageSpec spec;
-  spec.tag = "v1";
-  spec.layers = {small_layer("etc/hello", "hello")};
-  return write_layout(spec, tmp / "layout");
-}
-
 TEST(RegistryServerError, RetriedUntilTheRegistryAnswers) {
   SKIP_WITHOUT_PYTHON();
   TempDir tmp;
