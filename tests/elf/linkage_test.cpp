@@ -1,3 +1,5 @@
+#include <elf.h>
+
 #include "elf_test_support.h"
 
 namespace imgaudit::test {
@@ -135,6 +137,26 @@ int main(void) { pthread_t t; pthread_create(&t, NULL, work, NULL); pthread_join
   }
   ElfFacts loader = facts_of_file("/lib/ld-musl-x86_64.so.1");
   EXPECT_TRUE(loader.is_musl_loader);
+}
+
+TEST(ElfLinkage, UpxPackedByItsHeaderMagic) {
+  // UPX writes its "UPX!" l_info header right after the program headers of
+  // the packed file; upx itself is not in Debian 12, so the test puts the
+  // header where upx puts it, in the zero padding of a static binary.
+  TempDir dir;
+  std::string bin = build(dir, "musl-gcc", kHelloC, "hello", "-static");
+  ASSERT_FALSE(bin.empty());
+  std::string bytes = read_file(bin);
+  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(bytes.data());
+  size_t after_phdrs = eh->e_phoff + size_t(eh->e_phnum) * eh->e_phentsize;
+  ASSERT_LT(after_phdrs + 16, 4096u);
+  ASSERT_EQ(bytes.substr(after_phdrs, 16), std::string(16, '\0')) << "no padding after the program headers";
+  EXPECT_FALSE(facts_of_file(bin).packed);
+  bytes.replace(after_phdrs + 4, 4, "UPX!");
+  write_file(dir / "packed", bytes, 0755);
+  ElfFacts f = facts_of_file(dir / "packed");
+  EXPECT_TRUE(f.packed);
+  EXPECT_EQ(f.linkage, Linkage::Static);
 }
 
 }  // namespace
