@@ -33,7 +33,7 @@ bool needs_zoneinfo(const ImageFacts& facts) {
   const bool python_has_zones = carries_own_zones(facts);
   for (auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    if (!is_program(e)) continue;
+    if (!is_program(e) || is_libc_itself(e)) continue;
     if (!e.go_version.empty() && e.go_tzdata) continue;
     if (python_has_zones && base_name(b.path).rfind("python", 0) == 0) continue;
     return true;

@@ -351,3 +351,23 @@ TEST(RiskFindings, ExtensionModuleMissingALibraryIsNamedAsItsPythonPackage) {
   EXPECT_NE(msg.find("Python package(s) fastla fail to import"), std::string::npos) << msg;
   EXPECT_EQ(missing[0]["layer"]["created_by"], "RUN pip install fastla");
 }
+
+TEST(RiskFindings, PythonWithTheTzdataPackageNeedsNoZoneinfo) {
+  TempDir tmp;
+  std::string site = "usr/local/lib/python3.12/site-packages/";
+  auto base = layer({file("lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so")),
+                     file("usr/local/bin/python3.12", compiled(tmp, "musl-gcc", kHelloC)), dir(site)},
+                    "ADD python-base.tar /");
+  ImageSpec spec;
+  spec.user = "65532";
+  spec.layers = {base};
+  auto without = audit(tmp, spec, "without");
+  ASSERT_EQ(without["python"]["interpreters"].size(), 1u) << without["python"].dump();
+  EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
+
+  spec.layers.push_back(layer({file(site + "tzdata-2024.1.dist-info/METADATA", "Name: tzdata\nVersion: 2024.1\n", 0644),
+                               file(site + "tzdata-2024.1.dist-info/WHEEL", "Tag: py2-none-any\nTag: py3-none-any\n", 0644)},
+                              "RUN pip install tzdata"));
+  auto with = audit(tmp, spec, "with");
+  EXPECT_EQ(findings(with, "tzdata-missing").size(), 0u) << with["findings"].dump(1);
+}
