@@ -259,13 +259,15 @@ TEST(RiskFindings, RulesAndExplain) {
 
 namespace {
 
-// A Go program starting goroutines, built without cgo; with time/tzdata when asked.
-std::string go_program(const TempDir& tmp, const std::string& name, bool embed_tzdata) {
+// A Go program starting goroutines, built without cgo; with time/tzdata or
+// crypto/tls when asked.
+std::string go_program(const TempDir& tmp, const std::string& name, bool embed_tzdata, bool use_tls = false) {
   std::string src = tmp / (name + ".go"), out = tmp / name, log;
   write_file(src, std::string("package main\n\nimport (\n\t\"fmt\"\n\t\"sync\"\n\t\"time\"\n") +
-                      (embed_tzdata ? "\t_ \"time/tzdata\"\n" : "") +
+                      (embed_tzdata ? "\t_ \"time/tzdata\"\n" : "") + (use_tls ? "\t\"crypto/tls\"\n" : "") +
                       ")\n\nfunc main() {\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 4; i++ {\n\t\twg.Add(1)\n"
-                      "\t\tgo func() { defer wg.Done(); _ = make([]byte, 1<<20) }()\n\t}\n\twg.Wait()\n"
+                      "\t\tgo func() { defer wg.Done(); _ = make([]byte, 1<<20) }()\n\t}\n\twg.Wait()\n" +
+                      (use_tls ? "\tc, err := tls.Dial(\"tcp\", \"127.0.0.1:9\", nil)\n\tfmt.Println(c, err)\n" : "") +
                       "\tloc, err := time.LoadLocation(\"Asia/Ho_Chi_Minh\")\n\tfmt.Println(loc, err)\n}\n");
   int rc = run("cd '" + tmp.path() + "' && GOCACHE='" + tmp / "gocache" + "' GOPATH='" + tmp / "gopath" + "' HOME='" +
                    tmp.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 go build -o '" + out + "' '" + src +
@@ -305,6 +307,18 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   auto without = audit(tmp, scratch, "scratch-plain");
   EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
   EXPECT_EQ(without["libc"]["family"], "none");
+  EXPECT_EQ(findings(without, "ca-certificates-missing").size(), 0u) << "no TLS in this program";
+
+  // A Go TLS client from scratch has no CA bundle to verify servers with.
+  std::string client = go_program(tmp, "client", true, true);
+  ASSERT_FALSE(client.empty());
+  scratch.layers[0] = layer({file("client", client)}, "COPY client /client # buildkit");
+  auto tls = audit(tmp, scratch, "scratch-tls");
+  auto ca = findings(tls, "ca-certificates-missing");
+  ASSERT_EQ(ca.size(), 1u) << tls["findings"].dump(1);
+  EXPECT_NE(ca[0]["message"].get<std::string>().find("Go crypto/tls"), std::string::npos) << ca[0]["message"];
+  EXPECT_NE(ca[0]["advice"].get<std::string>().find("COPY --from=build /etc/ssl/certs/ca-certificates.crt"),
+            std::string::npos);
 }
 
 TEST(RiskFindings, JvmLauncherKeepsTheAllocatorWarningButNotTheStackOne) {
