@@ -1,9 +1,9 @@
-#include "util/human_size.h"
 #include "compare/compare_rows.h"
 
 #include <algorithm>
 #include <cstdio>
 
+#include "util/human_size.h"
 #include "util/paths.h"
 
 namespace imgaudit {

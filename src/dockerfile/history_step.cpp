@@ -3,12 +3,11 @@
 #include <cctype>
 
 #include "dockerfile/dockerfile.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 bool is_keyword(const std::string& word) {
   if (word.empty()) return false;

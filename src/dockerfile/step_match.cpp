@@ -6,25 +6,16 @@
 
 #include "dockerfile/dockerfile.h"
 #include "dockerfile/history_step.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::vector<std::string> words(const std::string& s) {
   std::istringstream ws(s);
   std::vector<std::string> out;
   for (std::string w; ws >> w;) out.push_back(w);
-  return out;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (auto& s : v) out += (out.empty() ? "" : " ") + s;
   return out;
 }
 
@@ -55,7 +46,7 @@ std::string recorded_destination(const HistoryStep& step) {
 }
 
 bool same_command(const Instruction& in, const HistoryStep& step) {
-  std::string cmd = in.exec_form ? join(*in.exec_form) : collapse_whitespace(in.args);
+  std::string cmd = in.exec_form ? join(*in.exec_form, " ") : collapse_whitespace(in.args);
   if (step.args == cmd || ends_with(step.args, " " + cmd)) return true;  // a SHELL other than /bin/sh -c
   if (!in.heredocs.empty()) {
     std::string body = collapse_whitespace(in.heredocs.front());

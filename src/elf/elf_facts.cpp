@@ -8,11 +8,11 @@
 #include "elf/dynamic_info.h"
 #include "elf/elf_file.h"
 #include "elf/go_buildinfo.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
 std::string type_name(uint16_t type) {

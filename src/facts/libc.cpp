@@ -4,15 +4,11 @@
 #include "facts/image_facts.h"
 #include "facts/loader.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
 
 // "2.36-9+deb12u7" -> "2.36", "1:2.3-1" -> "2.3", "1.2.5-r0" -> "1.2.5".
 std::string upstream_version(const std::string& v) {

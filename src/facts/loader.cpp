@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -13,8 +14,6 @@ namespace {
 
 constexpr int kMaxConfDepth = 16;
 constexpr int kMaxClosureDepth = 64;  // memoised closures nest no deeper; beyond, libraries load in place
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::vector<std::string> split_any(std::string_view s, std::string_view seps) {
   std::vector<std::string> out;

@@ -1,5 +1,6 @@
-#include "util/human_size.h"
 #include "report/report.h"
+
+#include "util/human_size.h"
 
 namespace imgaudit {
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "rules/program_kind.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -23,12 +24,6 @@ std::vector<int> version_numbers(const std::string& s) {
     if (j >= s.size() || s[j] != '.') break;
     i = j + 1;
   }
-  return out;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
 }
 

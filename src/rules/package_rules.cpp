@@ -1,21 +1,17 @@
 // What the packages say: build-tools-in-image.
-#include "util/human_size.h"
 #include "rules/package_rules.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
 
+#include "util/human_size.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
-bool ends_with(const std::string& s, const std::string& p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 bool is_build_tool(const std::string& name) {
   static const char* const exact[] = {"gcc", "g++", "cpp", "clang", "build-base", "build-essential", "linux-headers",
