@@ -114,7 +114,7 @@ std::string allocator_from_needed(const std::vector<std::string>& needed) {
 bool needs_tls_library(const std::vector<std::string>& needed) {
   for (std::string_view n : needed)
     if (starts_with(n, "libssl.") || starts_with(n, "libgnutls") || starts_with(n, "libmbedtls") ||
-        starts_with(n, "libwolfssl"))
+        starts_with(n, "libwolfssl") || starts_with(n, "libcurl"))
       return true;
   return false;
 }

@@ -45,7 +45,7 @@ struct ElfFacts {
   std::string glibc_release;         // for glibc's own libc.so.6 / loader: "2.36"
   bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
   bool go_tzdata = false;            // Go binary embedding the time/tzdata package
-  bool uses_tls = false;             // links libssl/libgnutls/..., or Go with crypto/tls
+  bool uses_tls = false;             // links libssl/libgnutls/libcurl/..., or Go with crypto/tls
 };
 
 // Inspects the bytes of a whole ELF file. Every offset and count is bounded by

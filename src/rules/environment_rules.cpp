@@ -15,9 +15,6 @@ std::string tls_user(const BinaryFacts& b) {
   if (base_name(b.path).rfind("_ssl.", 0) == 0) return "Python ssl module";
   if (!is_program(e)) return "";  // a library speaks TLS for the program that loads it
   if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
-  for (auto& n : e.needed)
-    if (n.rfind("libssl.so", 0) == 0 || n.rfind("libgnutls.so", 0) == 0 || n.rfind("libcurl.so", 0) == 0)
-      return n;
   return "";
 }
 
