@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "source/source.h"
@@ -20,6 +21,10 @@ class BlobStore {
   // The whole file, refused when larger than `max_size`.
   virtual std::string read(const std::string& path, uint64_t max_size) const = 0;
   virtual std::unique_ptr<ByteStream> open(const std::string& path) const = 0;
+  // The first bytes of a file (up to 8), for sniffing its compression.
+  virtual std::string head(const std::string& path) const;
+  // The sha256 of a file when the store already knows it, without reading it again.
+  virtual std::optional<std::string> known_digest(const std::string&) const { return std::nullopt; }
 };
 
 // A folder on disk.
@@ -37,8 +42,7 @@ class TarStore : public BlobStore {
   uint64_t size(const std::string& path) const override;
   std::string read(const std::string& path, uint64_t max_size) const override;
   std::unique_ptr<ByteStream> open(const std::string& path) const override;
-  // The first bytes of a member (up to 8), for sniffing its compression.
-  std::string head(const std::string& path) const;
+  std::string head(const std::string& path) const override;
 
  private:
   struct Member {

@@ -2,9 +2,12 @@
 
 #include "source/image_sources.h"
 #include "source/json_blobs.h"
-#include "source/oci_index.h"
+#include "source/stored_image.h"
+#include "source/manifest_walker.h"
+#include "source/media_types.h"
 #include "util/error.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -27,7 +30,7 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const std::string& 
   return out;
 }
 
-std::vector<SavedImage> read_saved_images(const TarStore& store) {
+std::vector<SavedImage> read_saved_images(const BlobStore& store) {
   nlohmann::json manifest = parse_json(store.read("manifest.json", kMaxJsonBlob), "manifest.json");
   if (!manifest.is_array() || manifest.empty()) throw InputError("manifest.json: not a non-empty array");
   std::vector<SavedImage> out;
@@ -41,7 +44,7 @@ std::vector<SavedImage> read_saved_images(const TarStore& store) {
 }
 
 // The config file, verified when its name carries its digest ("<hex>.json", "blobs/sha256/<hex>").
-nlohmann::json read_config(const TarStore& store, const std::string& path, std::string* digest) {
+nlohmann::json read_config(const BlobStore& store, const std::string& path, std::string* digest) {
   if (!store.exists(path)) throw InputError("manifest.json: missing config " + path);
   std::string bytes = store.read(path, kMaxJsonBlob);
   *digest = Sha256::of(bytes);
@@ -69,43 +72,57 @@ bool tag_matches(const std::string& repo_tag, const std::string& reference) {
   return repo_tag == reference || normalized_reference(repo_tag) == normalized_reference(reference);
 }
 
-const SavedImage& choose(const TarStore& store, const std::vector<SavedImage>& images, const std::string& reference,
+std::string tags_of(const std::vector<SavedImage>& images) {
+  std::vector<std::string> tags;
+  for (const SavedImage& img : images) tags.insert(tags.end(), img.repo_tags.begin(), img.repo_tags.end());
+  return tags.empty() ? "none" : join(tags, ", ");
+}
+
+// By tag (or "@N", the Nth image, as skopeo names untagged ones), then by
+// platform. Several images and no choice is refused, as skopeo refuses it:
+// auditing one of them silently would pass a CI job on the wrong image.
+const SavedImage& choose(const BlobStore& store, const std::vector<SavedImage>& images, const std::string& reference,
                          const std::optional<Platform>& platform) {
   std::vector<const SavedImage*> candidates;
+  if (starts_with(reference, "@")) {
+    size_t n = 0;
+    bool number = reference.size() > 1 && reference.size() < 8 &&
+                  reference.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (number) n = std::stoul(reference.substr(1));
+    if (!number || n >= images.size())
+      throw InputError("no image " + reference + " (the archive holds " + std::to_string(images.size()) +
+                       ", from @0)");
+    candidates.push_back(&images[n]);
+  }
   for (const SavedImage& img : images)
     if (reference.empty() || std::any_of(img.repo_tags.begin(), img.repo_tags.end(),
                                          [&](const std::string& t) { return tag_matches(t, reference); }))
       candidates.push_back(&img);
-  if (candidates.empty()) {
-    std::string tags;
-    for (const SavedImage& img : images)
-      for (const std::string& t : img.repo_tags) tags += (tags.empty() ? "" : ", ") + t;
-    throw InputError("no image tagged \"" + reference + "\" (tags: " + (tags.empty() ? "none" : tags) + ")");
-  }
-  if (candidates.size() == 1 && !platform) return *candidates.front();
+  if (candidates.empty())
+    throw InputError("no image tagged \"" + reference + "\" (tags: " + tags_of(images) + ")");
+  if (candidates.size() == 1) return *candidates.front();
+  if (!platform)
+    throw InputError("the archive holds " + std::to_string(candidates.size()) + " images (tags: " + tags_of(images) +
+                     "): name one as docker-archive:FILE:TAG, or docker-archive:FILE:@N for the Nth from @0");
   std::vector<Platform> platforms;
-  Platform wanted = platform ? *platform : host_platform();
   for (const SavedImage* img : candidates) {
     std::string digest;
     platforms.push_back(config_platform(read_config(store, img->config_path, &digest)));
-    if (wanted.matches(platforms.back())) return *img;
   }
-  if (platform) throw InputError("no image for platform " + wanted.str() + " (the image has " + platform_list(platforms) + ")");
-  throw InputError("several images and none for this machine's platform " + wanted.str() + " (the image has " +
-                   platform_list(platforms) + "): choose one with --platform or a tag");
+  return *candidates[choose_platform(platforms, platform)];
 }
 
 std::string sniffed_media_type(const std::string& head, bool docker) {
   bool gzip = head.size() >= 2 && head.compare(0, 2, "\x1f\x8b") == 0;
   bool zstd = head.size() >= 4 && head.compare(0, 4, "\x28\xb5\x2f\xfd") == 0;
-  if (docker && gzip) return "application/vnd.docker.image.rootfs.diff.tar.gzip";
-  if (docker && !zstd) return "application/vnd.docker.image.rootfs.diff.tar";
-  if (gzip) return "application/vnd.oci.image.layer.v1.tar+gzip";
-  if (zstd) return "application/vnd.oci.image.layer.v1.tar+zstd";
-  return "application/vnd.oci.image.layer.v1.tar";
+  if (docker && gzip) return media_type::kDockerLayerGzip;
+  if (docker && !zstd) return media_type::kDockerLayer;
+  if (gzip) return media_type::kOciLayerGzip;
+  if (zstd) return media_type::kOciLayerZstd;
+  return media_type::kOciLayer;
 }
 
-std::string digest_of_member(const TarStore& store, const std::string& path) {
+std::string digest_of_member(const BlobStore& store, const std::string& path) {
   std::unique_ptr<ByteStream> in = store.open(path);
   Sha256 h;
   char buf[1 << 16];
@@ -115,7 +132,7 @@ std::string digest_of_member(const TarStore& store, const std::string& path) {
 
 // The layers as manifest.json lists them. An uncompressed layer's digest is
 // its diff_id; a blobs/sha256/<hex> path names its own digest.
-std::vector<StoredImage::Layer> saved_layers(const TarStore& store, const SavedImage& img, const nlohmann::json& config) {
+std::vector<StoredImage::Layer> saved_layers(const BlobStore& store, const SavedImage& img, const nlohmann::json& config) {
   std::vector<std::string> diff_ids;
   auto rootfs = config.find("rootfs");
   if (rootfs != config.end() && rootfs->is_object())
@@ -134,9 +151,11 @@ std::vector<StoredImage::Layer> saved_layers(const TarStore& store, const SavedI
     d.media_type = sniffed_media_type(head, !in_blobs);
     if (in_blobs) {
       d.digest = "sha256:" + path.substr(13);
-    } else if (d.media_type == "application/vnd.docker.image.rootfs.diff.tar") {
+    } else if (d.media_type == media_type::kDockerLayer) {
       if (!is_sha256_digest(diff_ids[i])) throw InputError("config: malformed diff_id \"" + diff_ids[i].substr(0, 100) + "\"");
       d.digest = diff_ids[i];
+    } else if (auto known = store.known_digest(path)) {
+      d.digest = *known;
     } else {
       d.digest = digest_of_member(store, path);  // a compressed layer.tar: rare, costs one extra pass
     }
@@ -147,26 +166,33 @@ std::vector<StoredImage::Layer> saved_layers(const TarStore& store, const SavedI
 
 }  // namespace
 
-std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const TarStore> store, std::string description,
-                                                 const std::string& reference, const std::optional<Platform>& platform) {
+std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore> store, ImageIdentity identity,
+                                                 std::string description, const std::string& reference,
+                                                 const std::optional<Platform>& platform) {
   if (!store->exists("manifest.json")) throw InputError("not a docker archive: no manifest.json");
   std::vector<SavedImage> images = read_saved_images(*store);
   const SavedImage& img = choose(*store, images, reference, platform);
   std::string config_digest;
   nlohmann::json config = read_config(*store, img.config_path, &config_digest);
+  if (platform && config.contains("architecture")) choose_platform({config_platform(config)}, platform);
+  identity.image_id = config_digest;
+  if (identity.repo_tags.empty()) identity.repo_tags = img.repo_tags;
 
   // Docker 25+ also stores the OCI manifest: it has the layers' own media types.
+  // An untagged save lists none there ("manifests": null): manifest.json decides.
   if (store->exists("index.json")) {
     nlohmann::json index = parse_json(store->read("index.json", kMaxJsonBlob), "index.json");
-    for (const ManifestChoice& c : list_manifests(*store, index, "index.json")) {
-      ResolvedManifest m = resolve_manifest(*store, c.descriptor);
-      if (m.manifest["config"].value("digest", "") == config_digest && m.layers.size() == img.layer_paths.size())
-        return std::make_unique<StoredImage>(std::move(description), std::move(store), m.digest, std::move(config),
-                                             std::move(m.layers));
+    BlobStoreManifests manifests(*store);
+    for (const ImageChoice& c : list_images(manifests, index, "index.json")) {
+      ResolvedManifest m = resolve_image(manifests, c.descriptor);
+      if (m.config_digest == config_digest && m.layers.size() == img.layer_paths.size())
+        return std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), m.digest,
+                                             std::move(config), stored_layers(m.layers));
     }
   }
   std::vector<StoredImage::Layer> layers = saved_layers(*store, img, config);
-  return std::make_unique<StoredImage>(std::move(description), std::move(store), "", std::move(config), std::move(layers));
+  return std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), "",
+                                       std::move(config), std::move(layers));
 }
 
 }  // namespace imgaudit

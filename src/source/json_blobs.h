@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "source/blob_store.h"
+#include "source/manifest_walker.h"
 
 namespace imgaudit {
 
@@ -23,6 +24,17 @@ std::string blob_path_of(const std::string& digest);
 // Reads the blob `d` describes from an OCI layout, checking its sha256 and
 // its size when given, and parses it as JSON.
 nlohmann::json read_json_blob(const BlobStore& store, const nlohmann::json& d, const std::string& what);
+
+// The manifests and configs of a layout or archive, as the walker reads them.
+class BlobStoreManifests : public ManifestStore {
+ public:
+  explicit BlobStoreManifests(const BlobStore& store) : store_(store) {}
+  nlohmann::json manifest(const nlohmann::json& d, const std::string& what) override { return read_json_blob(store_, d, what); }
+  nlohmann::json config(const nlohmann::json& d, const std::string& what) override { return read_json_blob(store_, d, what); }
+
+ private:
+  const BlobStore& store_;
+};
 
 // A string field of a JSON object, or "" when absent or not a string.
 std::string string_field(const nlohmann::json& j, const char* key);

@@ -45,15 +45,16 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
         throw;
       }
       // Docker 25+ archives hold both: manifest.json names the tags.
-      if (store->exists("manifest.json")) return open_docker_archive(store, "docker-archive:" + ref.path, "", platform);
-      if (store->exists("oci-layout")) return open_oci_layout(store, "oci-archive:" + ref.path, "", platform);
+      if (store->exists("manifest.json"))
+        return open_docker_archive(store, {"docker-archive", "", {}, {}, ""}, "docker-archive:" + ref.path, "", platform);
+      if (store->exists("oci-layout")) return open_oci_layout(store, "oci-archive", "oci-archive:" + ref.path, "", platform);
       throw InputError("not an image: no manifest.json or oci-layout");
     }
   }
   switch (ref.kind) {
     case ImageRef::Oci:
       if (!is_dir) throw InputError("not a directory");
-      return open_oci_layout(open_dir_store(ref.path), description, ref.reference, platform);
+      return open_oci_layout(open_dir_store(ref.path), "oci", description, ref.reference, platform);
     case ImageRef::Rootfs:
       if (!is_dir) throw InputError("not a directory");
       return open_rootfs(ref.path, description);
@@ -61,8 +62,8 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
     case ImageRef::DockerArchive: {
       if (is_dir) throw InputError("is a directory, not an archive");
       auto store = std::make_shared<TarStore>(ref.path);
-      if (ref.kind == ImageRef::OciArchive) return open_oci_layout(store, description, ref.reference, platform);
-      return open_docker_archive(store, description, ref.reference, platform);
+      if (ref.kind == ImageRef::OciArchive) return open_oci_layout(store, "oci-archive", description, ref.reference, platform);
+      return open_docker_archive(store, {"docker-archive", "", {}, {}, ""}, description, ref.reference, platform);
     }
     default:
       throw InputError("unreadable image reference");

@@ -16,6 +16,7 @@ class RootfsSource : public ImageSource {
   std::unique_ptr<ByteStream> open_blob(const Descriptor&) const override {
     throw InputError(description_ + ": a root filesystem folder has no layer blobs");
   }
+  ImageIdentity identity() const override { return {"rootfs", "", {}, {}, ""}; }
   std::optional<std::string> root_dir() const override { return dir_; }
 
  private:

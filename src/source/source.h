@@ -35,6 +35,16 @@ class ByteStream {
   virtual size_t read(void* buf, size_t n) = 0;
 };
 
+// Who an image is, as far as its source can tell.
+struct ImageIdentity {
+  // "oci", "oci-archive", "docker-archive", "rootfs", "registry", "docker", "podman"
+  std::string transport;
+  std::string image_id;                  // the config's digest, as `docker images` shows it
+  std::vector<std::string> repo_tags;    // "app:1", "docker.io/library/alpine:3.20"
+  std::vector<std::string> repo_digests; // "alpine@sha256:..."
+  std::string engine;                    // the Docker Engine or Podman endpoint it came from
+};
+
 // An image, whatever the transport: its manifest, config and layer blobs.
 class ImageSource {
  public:
@@ -49,6 +59,7 @@ class ImageSource {
   virtual std::vector<Descriptor> layers() const = 0;
   // Opens one layer blob as stored (compressed or not). Safe to call from several threads at once.
   virtual std::unique_ptr<ByteStream> open_blob(const Descriptor& layer) const = 0;
+  virtual ImageIdentity identity() const { return {}; }
   // For a plain root filesystem folder: its path; otherwise nullopt.
   virtual std::optional<std::string> root_dir() const { return std::nullopt; }
 };

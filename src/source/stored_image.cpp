@@ -1,5 +1,6 @@
 #include "source/stored_image.h"
 
+#include "source/json_blobs.h"
 #include "util/error.h"
 
 namespace imgaudit {
@@ -43,6 +44,12 @@ std::unique_ptr<ByteStream> StoredImage::open_blob(const Descriptor& layer) cons
     }
   }
   throw InputError(description_ + ": " + layer.digest + " is not a layer of this image");
+}
+
+std::vector<StoredImage::Layer> stored_layers(const std::vector<Descriptor>& layers) {
+  std::vector<StoredImage::Layer> out;
+  for (const Descriptor& d : layers) out.push_back({d, blob_path_of(d.digest)});
+  return out;
 }
 
 }  // namespace imgaudit

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "local_registry.h"
-#include "source/oci_index.h"
+#include "source/manifest_walker.h"
 #include "util/sha256.h"
 
 namespace imgaudit::test {

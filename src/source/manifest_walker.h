@@ -1,0 +1,79 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "source/source.h"
+
+namespace imgaudit {
+
+// One walk from an index or manifest to the image manifest to audit, shared by
+// every transport (OCI layouts and archives, docker archives, registries), as
+// go-containerregistry's `partial` package serves its transports: platform
+// choice, attestation skipping, the nesting bound, descriptor parsing and the
+// error texts live here only.
+
+// Indexes inside indexes, deeper than this, are refused.
+constexpr int kMaxIndexNesting = 8;
+
+// Where a transport keeps its manifests and configs. Both calls verify what
+// they return against the descriptor's digest (and size when given).
+class ManifestStore {
+ public:
+  virtual ~ManifestStore() = default;
+  // The manifest or index `descriptor` names, parsed; `what` names it in errors.
+  virtual nlohmann::json manifest(const nlohmann::json& descriptor, const std::string& what) = 0;
+  // The config blob `descriptor` names, parsed.
+  virtual nlohmann::json config(const nlohmann::json& descriptor, const std::string& what) = 0;
+};
+
+// The platform images are picked for when none is asked: the machine's own.
+Platform host_platform();
+
+// The platform a config declares.
+Platform config_platform(const nlohmann::json& config);
+
+// "linux/amd64, linux/arm64"
+std::string platform_list(const std::vector<Platform>& platforms);
+
+// True for an image index or manifest list, by media type, else by its own
+// mediaType field, else by shape (manifests and no layers).
+bool is_index(const std::string& media_type, const nlohmann::json& document);
+
+// Of several images with these platforms, the one for `wanted` (else the
+// host's); a single image is taken as it is unless a platform was asked.
+// InputError "no image for platform ..." listing the platforms otherwise.
+size_t choose_platform(const std::vector<Platform>& platforms, const std::optional<Platform>& wanted);
+
+struct ImageChoice {
+  nlohmann::json descriptor;         // of an image manifest
+  std::string ref_name;              // org.opencontainers.image.ref.name, inherited from outer indexes
+  std::optional<Platform> platform;  // from the index entry
+};
+
+// The image manifests `index` reaches, following nested indexes (at most
+// kMaxIndexNesting deep); attestation manifests are left out.
+std::vector<ImageChoice> list_images(ManifestStore& store, const nlohmann::json& index, const std::string& what);
+
+struct ResolvedManifest {
+  std::string digest;
+  std::string config_digest;
+  std::string ref_name;  // of the index entry chosen, when it had one
+  nlohmann::json manifest;
+  nlohmann::json config;
+  std::vector<Descriptor> layers;
+};
+
+// Reads a manifest and its config; with `platform`, the config must match it.
+ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descriptor,
+                               const std::optional<Platform>& platform = std::nullopt);
+
+// The manifest `root` (an index or a manifest, `root_digest` when it has
+// one) leads to: by ref name when `tag` is given, then by platform.
+ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
+                               const std::string& root_digest, const std::string& what, const std::string& tag,
+                               const std::optional<Platform>& platform);
+
+}  // namespace imgaudit
