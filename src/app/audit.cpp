@@ -7,6 +7,7 @@
 #include "cache/cache_dir.h"
 #include "cache/facts_cache.h"
 #include "layer/read_layers.h"
+#include "layer/streamed_layers.h"
 #include "registry/progress.h"
 #include "registry/registry_source.h"
 #include "rules/evaluate.h"
@@ -27,16 +28,35 @@ Audit::Audit(const AuditOptions& options) {
   RegistryOptions registry = options.registry;
   registry.cache = blobs ? &*blobs : nullptr;
   registry.progress = progress.get();
-  bool from_registry = false;
-  auto source = open_image(options.image, options.platform,
-                           [&](const std::string& reference, const std::optional<Platform>& platform) {
-                             from_registry = true;
-                             return open_registry_image(reference, platform, registry);
-                           });
+  // Layer facts of archives read in one pass (stdin, the engines), by digest.
+  StreamedLayers streamed(facts && !options.cache_dir.empty() ? &*facts : nullptr);
+  bool from_registry = false, from_stream = false;
+  ImageOpeners openers;
+  openers.registry = [&](const std::string& reference, const std::optional<Platform>& platform) {
+    from_registry = true;
+    return open_registry_image(reference, platform, registry);
+  };
+  openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
+                       bool required, const StreamedBlobReader& read_blob, std::string* why_not) {
+    return open_engine_image(engine, name, platform, required, read_blob, why_not, options.engine);
+  };
+  openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,
+                                   ByteStream& bytes) {
+    from_stream = true;
+    return streamed.read_blob(path, named_digest, size, bytes);
+  };
+  openers.lookup = options.lookup;
+  std::vector<std::string> passed_over;
+  auto source = open_image(options.image, options.platform, openers, &passed_over);
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
+  const LayerFactsCache* layer_cache = nullptr;
+  if (from_stream)
+    layer_cache = &streamed;
+  else if (cache_layers)
+    layer_cache = &*facts;
   try {
-    layers_ = read_layers(*source, jobs, cache_layers ? &*facts : nullptr);
+    layers_ = read_layers(*source, jobs, layer_cache);
   } catch (const InputError& e) {
     // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
     const std::string image = source->describe();
@@ -50,6 +70,7 @@ Audit::Audit(const AuditOptions& options) {
       report_.warnings.push_back(source->root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
   }
   ImageInfo info = make_image_info(*source, layers_);
+  info.passed_over = std::move(passed_over);
   if (source->root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
   report_.facts = collect_facts(std::move(info), view_);
   report_.findings = evaluate_rules(report_.facts);

@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/engine_source.h"
 #include "registry/registry_options.h"
 #include "report/report.h"
 #include "source/source.h"
@@ -13,6 +14,8 @@ struct AuditOptions {
   std::optional<Platform> platform;
   unsigned jobs = 0;  // 0: one worker per core
   RegistryOptions registry;  // its cache and progress are the Audit's
+  EngineOptions engine;
+  std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src
   // Layer facts, manifests and configs by digest: used for registry images,
   // and for local ones when cache_dir is given.
   bool use_cache = true;

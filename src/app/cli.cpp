@@ -10,6 +10,7 @@
 
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
+#include "app/engine_cli.h"
 #include "app/registry_cli.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
@@ -23,8 +24,20 @@ namespace {
 
 constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
 
+// One line on the terminal: control characters from an image, a file name or
+// an engine's answer are shown escaped, never sent raw.
 int fail(const std::string& message) {
-  std::cerr << "imgaudit: " << message << '\n';
+  std::string line;
+  for (unsigned char c : message) {
+    if (c < 0x20 || c == 0x7f) {
+      char esc[5];
+      std::snprintf(esc, sizeof esc, "\\x%02x", c);
+      line += esc;
+    } else {
+      line += static_cast<char>(c);
+    }
+  }
+  std::cerr << "imgaudit: " << line << '\n';
   return kExitError;
 }
 
@@ -62,6 +75,7 @@ struct CliOptions {
   bool quiet = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
+  EngineCliOptions engine;
 };
 
 AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
@@ -69,6 +83,9 @@ AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
   options.image = image;
   options.jobs = cli.jobs;
   apply_registry_options(cli.registry, cli.quiet, options);
+  apply_engine_options(cli.engine, options);
+  if (image == "-" && cli.registry.password_stdin)
+    throw InputError("--password-stdin and the image \"-\" would both read standard input");
   if (!cli.platform.empty()) options.platform = Platform::parse(cli.platform);
   return options;
 }
@@ -141,7 +158,8 @@ int run_cli(int argc, char** argv) {
   CliOptions cli;
   app.add_option("IMAGE", cli.image,
                  "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, a path detected by content, "
-                 "or a registry reference");
+                 "- (a docker save archive on standard input), docker-daemon:NAME, podman:NAME, docker://REF, or a "
+                 "name looked for in the local Docker Engine, Podman, then the registry (--image-src)");
   app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
   app.add_option("--format", cli.format, "report format")->check(CLI::IsMember({"text", "json", "sarif"}));
   app.add_option("-o,--output", cli.output, "write the report to FILE instead of standard output");
@@ -154,6 +172,7 @@ int run_cli(int argc, char** argv) {
   app.add_option("--config", cli.config_path, "config file with ignores and severity overrides (default: ./.imgaudit.json)");
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");
   add_registry_options(app, cli.registry);
+  add_engine_options(app, cli.engine);
 
   auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
   std::string explain_id;

@@ -32,6 +32,12 @@ void to_json(nlohmann::json& j, const LayerInfo& l) {
 
 void to_json(nlohmann::json& j, const ImageInfo& i) {
   j = {{"source", i.source},
+       {"transport", i.identity.transport},
+       {"id", i.identity.image_id},
+       {"repo_tags", i.identity.repo_tags},
+       {"repo_digests", i.identity.repo_digests},
+       {"engine", i.identity.engine},
+       {"passed_over", i.passed_over},
        {"digest", i.manifest_digest},
        {"platform", {{"os", i.platform.os}, {"architecture", i.platform.architecture}, {"variant", i.platform.variant}}},
        {"env", i.env},

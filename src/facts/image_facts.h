@@ -26,6 +26,8 @@ struct LayerInfo {
 
 struct ImageInfo {
   std::string source;           // ImageSource::describe()
+  ImageIdentity identity;       // transport, image ID, tags and digests
+  std::vector<std::string> passed_over;  // where a bare name was looked for first, and why not there
   std::string manifest_digest;
   Platform platform;            // from the config
   std::vector<std::string> env; // "KEY=value"

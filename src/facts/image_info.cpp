@@ -60,6 +60,7 @@ std::optional<std::string> ImageInfo::env_value(const std::string& key) const {
 ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFacts>& layers) {
   ImageInfo info;
   info.source = source.describe();
+  info.identity = source.identity();
   info.manifest_digest = source.manifest_digest();
   const nlohmann::json& config = source.config();
   if (!config.is_object()) throw InputError("image config: not a JSON object");

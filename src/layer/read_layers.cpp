@@ -53,7 +53,12 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
         bool cacheable = cache && !layers[i].digest.empty();
         if (cacheable) {
           std::optional<LayerFacts> hit = cache->load(layers[i].digest);
-          if (hit && hit->digest == layers[i].digest && (diff_id.empty() || hit->diff_id == diff_id)) {
+          // Facts stored under a digest came from verified bytes: a diff_id
+          // that disagrees is the config's fault, not the cache's.
+          if (hit && hit->digest == layers[i].digest && !diff_id.empty() && hit->diff_id != diff_id)
+            throw InputError("layer " + layers[i].digest + ": diff_id mismatch (expected " + diff_id + ", got " +
+                             hit->diff_id + ")");
+          if (hit && hit->digest == layers[i].digest) {
             out[i] = std::move(*hit);
             out[i].media_type = layers[i].media_type;
             continue;

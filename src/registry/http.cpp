@@ -189,6 +189,9 @@ std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, options.timeout_seconds);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "imgaudit");
   if (!options.ca_cert.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, options.ca_cert.c_str());
+  if (!options.unix_socket.empty()) curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, options.unix_socket.c_str());
+  if (!options.client_cert.empty()) curl_easy_setopt(c, CURLOPT_SSLCERT, options.client_cert.c_str());
+  if (!options.client_key.empty()) curl_easy_setopt(c, CURLOPT_SSLKEY, options.client_key.c_str());
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &State::on_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, s.get());
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &State::on_body);

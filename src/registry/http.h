@@ -13,6 +13,8 @@ namespace imgaudit {
 struct HttpOptions {
   std::string ca_cert;        // a CA bundle trusted besides the system's; "" for the system's only
   long timeout_seconds = 30;  // to connect, and without a byte received
+  std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
+  std::string client_cert, client_key;  // PEM files for TLS client authentication
 };
 
 // A request that got no HTTP answer, or whose body broke off: refused,

@@ -1,6 +1,7 @@
 #include "report/report.h"
 
 #include "util/human_size.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -20,6 +21,16 @@ struct Style {
 void write_header(std::ostream& out, const AuditReport& r, const Style& st) {
   const auto& f = r.facts;
   out << st.bold() << f.image.source << st.reset() << '\n';
+  const ImageIdentity& id = f.image.identity;
+  if (id.transport == "docker" || id.transport == "podman")
+    out << "  source    " << (id.transport == "docker" ? "the local Docker Engine" : "Podman") << " at " << id.engine
+        << '\n';
+  else if (id.transport == "registry")
+    out << "  source    the registry\n";
+  for (const std::string& miss : f.image.passed_over) out << "  not in    " << miss << '\n';
+  if (!id.image_id.empty()) out << "  image ID  " << id.image_id << '\n';
+  if (!id.repo_tags.empty()) out << "  tags      " << join(id.repo_tags, ", ") << '\n';
+  if (!id.repo_digests.empty()) out << "  digests   " << join(id.repo_digests, ", ") << '\n';
   if (!f.image.manifest_digest.empty()) out << "  digest    " << f.image.manifest_digest << '\n';
   if (!f.image.platform.architecture.empty()) out << "  platform  " << f.image.platform.str() << '\n';
   std::string distro = f.distro.pretty_name.empty() ? f.distro.id : f.distro.pretty_name;

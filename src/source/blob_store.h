@@ -1,11 +1,14 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "source/source.h"
+
+struct archive;
 
 namespace imgaudit {
 
@@ -30,19 +33,27 @@ class BlobStore {
 // A folder on disk.
 std::unique_ptr<BlobStore> open_dir_store(const std::string& dir);
 
-// The members of a tar file (any compression libarchive reads), read in
-// place: open() walks the archive again to the member, in its own reader.
-// Member symlinks and hardlinks resolve to their targets inside the archive.
+// Non-layer members of a stream are kept in memory up to this much in all.
+constexpr uint64_t kMaxStreamKeptBytes = 64 << 20;
+
+// The members of a tar archive. Member symlinks and hardlinks resolve to
+// their targets inside the archive. Throws InputError when it is not a tar
+// or is truncated or corrupt.
 class TarStore : public BlobStore {
  public:
-  // Scans every header; throws InputError when the file is not a tar or is
-  // truncated or corrupt.
+  // A file (any compression libarchive reads without an external program),
+  // read in place: open() walks the archive again to the member, in its own reader.
   explicit TarStore(std::string file);
+  // A stream (a pipe, the Docker Engine's answer) read once: what looks like
+  // a layer blob goes to `read_blob` as it passes, and is known afterwards by
+  // its digest only (open() refuses it); everything else is kept.
+  TarStore(ByteStream& in, const StreamedBlobReader& read_blob);
   bool exists(const std::string& path) const override;
   uint64_t size(const std::string& path) const override;
   std::string read(const std::string& path, uint64_t max_size) const override;
   std::unique_ptr<ByteStream> open(const std::string& path) const override;
   std::string head(const std::string& path) const override;
+  std::optional<std::string> known_digest(const std::string& path) const override;
 
  private:
   struct Member {
@@ -52,7 +63,10 @@ class TarStore : public BlobStore {
     size_t ordinal = 0;   // header number in the archive
     std::string head;     // first bytes
     std::optional<std::string> content;  // kept for small files
+    std::string digest;                   // of a blob handed to a StreamedBlobReader
   };
+  void scan(struct archive* a, const StreamedBlobReader* read_blob);
+  static std::string why_not_kept(const Member& m);
   // The regular-file member `path` names after following links.
   const Member& resolve(const std::string& path) const;
   const Member* find_file(const std::string& path) const;

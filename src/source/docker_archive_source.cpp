@@ -175,7 +175,7 @@ std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore
   std::string config_digest;
   nlohmann::json config = read_config(*store, img.config_path, &config_digest);
   if (platform && config.contains("architecture")) choose_platform({config_platform(config)}, platform);
-  identity.image_id = config_digest;
+  if (identity.image_id.empty()) identity.image_id = config_digest;
   if (identity.repo_tags.empty()) identity.repo_tags = img.repo_tags;
 
   // Docker 25+ also stores the OCI manifest: it has the layers' own media types.

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
 namespace {
@@ -12,13 +14,8 @@ bool path_exists(const std::string& p) {
 }
 
 bool looks_like_path(const std::string& s) {
-  auto starts = [&](const char* p) { return s.rfind(p, 0) == 0; };
-  auto ends = [&](const char* p) {
-    std::string e(p);
-    return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
-  };
-  return starts("/") || starts("./") || starts("../") || s == "." || s == ".." || ends(".tar") || ends(".tar.gz") ||
-         ends(".tgz");
+  return starts_with(s, "/") || starts_with(s, "./") || starts_with(s, "../") || s == "." || s == ".." ||
+         ends_with(s, ".tar") || ends_with(s, ".tar.gz") || ends_with(s, ".tgz");
 }
 
 // PATH[:REF]: the longest existing prefix before a ':' is the path; when
@@ -51,13 +48,26 @@ ImageRef parse_image_ref(const std::string& image) {
                                          {"docker-archive:", ImageRef::DockerArchive},
                                          {"rootfs:", ImageRef::Rootfs}};
   ImageRef ref;
-  if (image.rfind("docker://", 0) == 0) {
-    ref.kind = ImageRef::Registry;
-    ref.reference = image.substr(9);
+  if (image == "-") {
+    ref.kind = ImageRef::Stdin;
+    ref.path = "/dev/stdin";
+    return ref;
+  }
+  struct Named {
+    const char* prefix;
+    ImageRef::Kind kind;
+  };
+  static const Named named[] = {{"docker://", ImageRef::Registry},
+                                {"docker-daemon:", ImageRef::DockerDaemon},
+                                {"podman:", ImageRef::Podman}};
+  for (const Named& n : named) {
+    if (!starts_with(image, n.prefix)) continue;
+    ref.kind = n.kind;
+    ref.reference = image.substr(std::string(n.prefix).size());
     return ref;
   }
   for (const Transport& t : transports) {
-    if (image.rfind(t.prefix, 0) != 0) continue;
+    if (!starts_with(image, t.prefix)) continue;
     ref.kind = t.kind;
     std::string rest = image.substr(std::string(t.prefix).size());
     if (t.kind == ImageRef::Rootfs)
@@ -69,9 +79,11 @@ ImageRef parse_image_ref(const std::string& image) {
   if (path_exists(image) || looks_like_path(image)) {
     ref.kind = ImageRef::Detect;
     ref.path = image;
+    ref.bare_word = !starts_with(image, "/") && !starts_with(image, "./") && !starts_with(image, "../") &&
+                    image != "." && image != ".." && !ends_with(image, "/");
     return ref;
   }
-  ref.kind = ImageRef::Registry;
+  ref.kind = ImageRef::Lookup;
   ref.reference = image;
   return ref;
 }

@@ -23,6 +23,12 @@ std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore
                                                  std::string description, const std::string& reference,
                                                  const std::optional<Platform>& platform);
 
+// A `docker save` or OCI archive read from `in` in one pass, its layer blobs
+// handed to `read_blob` as they pass.
+std::unique_ptr<ImageSource> open_archive_stream(ByteStream& in, ImageIdentity identity, std::string description,
+                                                 const std::string& reference, const std::optional<Platform>& platform,
+                                                 const StreamedBlobReader& read_blob);
+
 // A plain root filesystem folder.
 std::unique_ptr<ImageSource> open_rootfs(const std::string& dir, std::string description);
 

@@ -3,67 +3,148 @@
 #include <cerrno>
 #include <cstring>
 
+#include "source/byte_streams.h"
 #include "source/image_ref.h"
 #include "source/image_sources.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
 
 std::string describe(const ImageRef& ref) {
-  static const char* const prefixes[] = {"oci:", "oci-archive:", "docker-archive:", "rootfs:", "", ""};
-  std::string s = prefixes[ref.kind] + ref.path;
-  if (!ref.reference.empty()) s += ":" + ref.reference;
-  return s;
+  switch (ref.kind) {
+    case ImageRef::Oci: return "oci:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
+    case ImageRef::OciArchive: return "oci-archive:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
+    case ImageRef::DockerArchive: return "docker-archive:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
+    case ImageRef::Rootfs: return "rootfs:" + ref.path;
+    case ImageRef::Stdin: return "docker-archive:-";
+    case ImageRef::DockerDaemon: return "docker-daemon:" + ref.reference;
+    case ImageRef::Podman: return "podman:" + ref.reference;
+    default: return ref.path.empty() ? ref.reference : ref.path;
+  }
+}
+
+bool is_dir(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// What a root filesystem has at its top, and an application's source folder has not.
+bool looks_like_rootfs(const std::string& dir) {
+  for (const char* top : {"etc", "usr", "bin", "lib"})
+    if (is_dir(dir + "/" + top)) return true;
+  return false;
+}
+
+const ImageIdentity kArchive{"docker-archive", "", {}, {}, ""};
+
+std::unique_ptr<ImageSource> open_stream(const std::string& path, const std::string& description,
+                                         const std::string& reference, const std::optional<Platform>& platform,
+                                         const ImageOpeners& openers) {
+  FileStream in(path);
+  return open_archive_stream(in, kArchive, description, reference, platform, openers.read_streamed_blob);
+}
+
+std::unique_ptr<ImageSource> open_engine(const std::string& engine, const ImageRef& ref,
+                                         const std::optional<Platform>& platform, const ImageOpeners& openers) {
+  if (!openers.engine) throw InputError("the Docker Engine and Podman are not available here");
+  return openers.engine(engine, ref.reference, platform, true, openers.read_streamed_blob, nullptr);
+}
+
+// A bare name, in the local engines first, as trivy looks: `docker build -t
+// redis . && imgaudit redis` audits what was built, not Docker Hub's redis.
+std::unique_ptr<ImageSource> look_up(const ImageRef& ref, const std::optional<Platform>& platform,
+                                     const ImageOpeners& openers, std::vector<std::string>* passed_over) {
+  std::vector<std::string> missed;
+  for (const std::string& place : openers.lookup) {
+    if (place == "remote") {
+      if (!openers.registry) {
+        missed.push_back("registry: pulls are not available here");
+        continue;
+      }
+      try {
+        auto source = openers.registry(ref.reference, platform);
+        if (passed_over) *passed_over = missed;
+        return source;
+      } catch (const InputError& e) {
+        if (missed.empty()) throw;
+        throw InputError(join(missed, "; ") + "; registry: " + e.what());
+      }
+    }
+    if (!openers.engine) continue;
+    std::string why;
+    if (auto source = openers.engine(place, ref.reference, platform, false, openers.read_streamed_blob, &why)) {
+      if (passed_over) *passed_over = missed;
+      return source;
+    }
+    missed.push_back(place + ": " + why);
+  }
+  throw InputError("not found: " + join(missed, "; "));
 }
 
 std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform>& platform,
-                                      const RegistryOpener& registry) {
-  if (ref.kind == ImageRef::Registry) {
-    if (!registry) throw InputError("not a file or folder, and registry pulls are not available here");
-    return registry(ref.reference, platform);
+                                      const ImageOpeners& openers, std::vector<std::string>* passed_over) {
+  switch (ref.kind) {
+    case ImageRef::Registry:
+      if (!openers.registry) throw InputError("registry pulls are not available here");
+      return openers.registry(ref.reference, platform);
+    case ImageRef::DockerDaemon: return open_engine("docker", ref, platform, openers);
+    case ImageRef::Podman: return open_engine("podman", ref, platform, openers);
+    case ImageRef::Lookup: return look_up(ref, platform, openers, passed_over);
+    case ImageRef::Stdin: return open_stream(ref.path, describe(ref), "", platform, openers);
+    default: break;
   }
   struct stat st;
   if (stat(ref.path.c_str(), &st) != 0)
     throw InputError(errno == ENOENT ? "no such file or directory" : std::strerror(errno));
-  bool is_dir = S_ISDIR(st.st_mode);
-  std::string description = describe(ref);
+  bool dir = S_ISDIR(st.st_mode);
+  // A pipe or a device (`docker save app | imgaudit docker-archive:/dev/stdin`) can be read only once.
+  bool stream = !dir && !S_ISREG(st.st_mode);
 
   if (ref.kind == ImageRef::Detect) {
-    if (is_dir) {
+    if (dir) {
       struct stat layout;
-      ref.kind = stat((ref.path + "/oci-layout").c_str(), &layout) == 0 ? ImageRef::Oci : ImageRef::Rootfs;
-      description = describe(ref);
+      bool is_layout = stat((ref.path + "/oci-layout").c_str(), &layout) == 0;
+      if (!is_layout && ref.bare_word && !looks_like_rootfs(ref.path))
+        throw InputError("a folder that is neither an OCI layout nor a root filesystem (no etc/, usr/, bin/ or lib/ "
+                         "at its top), so not audited; for the folder say rootfs:" + ref.path + ", for an image of "
+                         "that name docker-daemon:" + ref.path + " or docker://" + ref.path);
+      ref.kind = is_layout ? ImageRef::Oci : ImageRef::Rootfs;
+    } else if (stream) {
+      return open_stream(ref.path, "docker-archive:" + ref.path, "", platform, openers);
     } else {
       std::shared_ptr<TarStore> store;
       try {
         store = std::make_shared<TarStore>(ref.path);
       } catch (const InputError& e) {
-        if (std::string(e.what()).rfind("not a tar archive", 0) == 0)
+        if (starts_with(e.what(), "not a tar archive"))
           throw InputError("not an image: no manifest.json or oci-layout (not a tar archive)");
         throw;
       }
       // Docker 25+ archives hold both: manifest.json names the tags.
       if (store->exists("manifest.json"))
-        return open_docker_archive(store, {"docker-archive", "", {}, {}, ""}, "docker-archive:" + ref.path, "", platform);
+        return open_docker_archive(store, kArchive, "docker-archive:" + ref.path, "", platform);
       if (store->exists("oci-layout")) return open_oci_layout(store, "oci-archive", "oci-archive:" + ref.path, "", platform);
       throw InputError("not an image: no manifest.json or oci-layout");
     }
   }
+  std::string description = describe(ref);
   switch (ref.kind) {
     case ImageRef::Oci:
-      if (!is_dir) throw InputError("not a directory");
+      if (!dir) throw InputError("not a directory");
       return open_oci_layout(open_dir_store(ref.path), "oci", description, ref.reference, platform);
     case ImageRef::Rootfs:
-      if (!is_dir) throw InputError("not a directory");
+      if (!dir) throw InputError("not a directory");
       return open_rootfs(ref.path, description);
     case ImageRef::OciArchive:
     case ImageRef::DockerArchive: {
-      if (is_dir) throw InputError("is a directory, not an archive");
+      if (dir) throw InputError("is a directory, not an archive");
+      if (stream) return open_stream(ref.path, description, ref.reference, platform, openers);
       auto store = std::make_shared<TarStore>(ref.path);
       if (ref.kind == ImageRef::OciArchive) return open_oci_layout(store, "oci-archive", description, ref.reference, platform);
-      return open_docker_archive(store, {"docker-archive", "", {}, {}, ""}, description, ref.reference, platform);
+      return open_docker_archive(store, kArchive, description, ref.reference, platform);
     }
     default:
       throw InputError("unreadable image reference");
@@ -73,13 +154,16 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
 }  // namespace
 
 std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform,
-                                        const RegistryOpener& registry) {
+                                        const ImageOpeners& openers, std::vector<std::string>* passed_over) {
   ImageRef ref = parse_image_ref(image);
   try {
-    return open_ref(ref, platform, registry);
+    return open_ref(ref, platform, openers, passed_over);
   } catch (const InputError& e) {
-    throw InputError((ref.kind == ImageRef::Registry || ref.kind == ImageRef::Detect ? image : describe(ref)) + ": " +
-                     e.what());
+    bool named = ref.kind == ImageRef::Registry || ref.kind == ImageRef::Detect || ref.kind == ImageRef::Lookup;
+    std::string what = named ? image : describe(ref);
+    // Engine and stream errors already name the image.
+    if (starts_with(e.what(), what + ":")) throw;
+    throw InputError(what + ": " + e.what());
   }
 }
 

@@ -64,15 +64,40 @@ class ImageSource {
   virtual std::optional<std::string> root_dir() const { return std::nullopt; }
 };
 
-// Opens a registry reference: the registry module provides it (the app wires it in).
-using RegistryOpener =
-    std::function<std::unique_ptr<ImageSource>(const std::string& reference, const std::optional<Platform>& platform)>;
+// Hands over a member of an archive read in one pass that looks like a layer
+// blob (tar, or gzip, zstd, xz, bzip2), as it streams past: `named_digest`
+// is the digest its path names ("blobs/sha256/<hex>"), else "". It reads
+// `bytes` to the end and returns their sha256 digest.
+using StreamedBlobReader = std::function<std::string(const std::string& path, const std::string& named_digest,
+                                                     uint64_t size, ByteStream& bytes)>;
+
+// Where open_image finds what is not a file or a folder; the app wires in
+// the registry and engine modules.
+struct ImageOpeners {
+  // A registry reference.
+  std::function<std::unique_ptr<ImageSource>(const std::string& reference, const std::optional<Platform>& platform)>
+      registry;
+  // An image of the local Docker Engine (`engine` "docker") or Podman
+  // ("podman"), read through `read_blob`. Unless `required`, an engine that
+  // is not reachable or has no such image gives nullptr and says why in *why_not.
+  std::function<std::unique_ptr<ImageSource>(const std::string& engine, const std::string& name,
+                                             const std::optional<Platform>& platform, bool required,
+                                             const StreamedBlobReader& read_blob, std::string* why_not)>
+      engine;
+  // Where the layer blobs of archives read in one pass (stdin, pipes, engines) go.
+  StreamedBlobReader read_streamed_blob;
+  // Where a bare name is looked for, in this order: "docker", "podman", "remote".
+  std::vector<std::string> lookup = {"docker", "podman", "remote"};
+};
 
 // Opens IMAGE as the CLI takes it: "oci:PATH[:TAG]", "docker-archive:PATH",
-// "oci-archive:PATH", "rootfs:PATH", or a path detected by content. Anything
-// else ("docker://REF" explicitly) is a registry reference, opened by
-// `registry` when given. Throws InputError naming the input and the cause.
+// "oci-archive:PATH", "rootfs:PATH", a path detected by content, "-" for an
+// archive on standard input, "docker-daemon:NAME", "podman:NAME",
+// "docker://REF"; a bare name is looked for in `openers.lookup` order, and
+// each place that did not have it is added to *passed_over when given.
+// Throws InputError naming the input and the cause.
 std::unique_ptr<ImageSource> open_image(const std::string& image, const std::optional<Platform>& platform,
-                                        const RegistryOpener& registry = nullptr);
+                                        const ImageOpeners& openers = {},
+                                        std::vector<std::string>* passed_over = nullptr);
 
 }  // namespace imgaudit

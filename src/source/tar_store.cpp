@@ -1,10 +1,16 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "source/blob_store.h"
 #include "source/byte_streams.h"
+#include "source/json_blobs.h"
 #include "util/error.h"
 #include "util/paths.h"
+#include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -34,58 +40,170 @@ std::string error_of(struct archive* a) {
   return msg ? msg : "read error";
 }
 
+// The outer stream of a one-pass read, as libarchive pulls it.
+struct StreamInput {
+  ByteStream* in;
+  char buf[1 << 16];
+  std::string error;  // what the stream threw: libarchive replaces it with its own words
+};
+
+la_ssize_t read_input(struct archive* a, void* ctx, const void** out) {
+  auto* s = static_cast<StreamInput*>(ctx);
+  try {
+    *out = s->buf;
+    return static_cast<la_ssize_t>(s->in->read(s->buf, sizeof s->buf));
+  } catch (const std::exception& e) {
+    s->error = e.what();
+    archive_set_error(a, EIO, "%s", e.what());
+    return -1;
+  }
+}
+
+// The current member's data, after the bytes already peeked at.
+class MemberStream : public ByteStream {
+ public:
+  MemberStream(struct archive* a, std::string peeked, std::string name)
+      : a_(a), peeked_(std::move(peeked)), name_(std::move(name)) {}
+  size_t read(void* buf, size_t n) override {
+    if (pos_ < peeked_.size()) {
+      n = std::min(n, peeked_.size() - pos_);
+      std::memcpy(buf, peeked_.data() + pos_, n);
+      pos_ += n;
+      return n;
+    }
+    la_ssize_t r = archive_read_data(a_, buf, n);
+    if (r < 0) throw InputError("truncated or corrupt archive: " + name_ + ": " + error_of(a_));
+    return static_cast<size_t>(r);
+  }
+
+ private:
+  struct archive* a_;
+  std::string peeked_;
+  size_t pos_ = 0;
+  std::string name_;
+};
+
+// Up to `n` bytes of the current member's data.
+std::string read_up_to(struct archive* a, size_t n, const std::string& name) {
+  std::string data;
+  char buf[65536];
+  while (data.size() < n) {
+    la_ssize_t got = archive_read_data(a, buf, std::min(sizeof buf, n - data.size()));
+    if (got < 0) throw InputError("truncated or corrupt archive: " + name + ": " + error_of(a));
+    if (got == 0) break;
+    data.append(buf, static_cast<size_t>(got));
+  }
+  return data;
+}
+
+// What a layer blob starts with: a compressor's magic, a tar header, or the
+// zero blocks of an empty tar. Anything else is kept as a small file.
+bool looks_like_layer(const std::string& head) {
+  auto has = [&](size_t at, std::string_view magic) { return head.compare(at, magic.size(), magic) == 0; };
+  if (has(0, "\x1f\x8b") || has(0, "\x28\xb5\x2f\xfd") || has(0, std::string_view("\xfd" "7zXZ\0", 6)) ||
+      has(0, "BZh"))
+    return true;
+  if (head.size() >= 262 && has(257, "ustar")) return true;
+  return head.size() >= 512 && head.find_first_not_of('\0', 0) >= 512;
+}
+
+std::string named_digest(const std::string& path) {
+  if (!starts_with(path, "blobs/sha256/")) return "";
+  std::string digest = "sha256:" + path.substr(13);
+  return is_sha256_digest(digest) ? digest : "";
+}
+
 }  // namespace
 
 TarStore::TarStore(std::string file) : file_(std::move(file)) {
   struct archive* a = open_reader(file_);
+  try {
+    scan(a, nullptr);
+  } catch (...) {
+    archive_read_free(a);
+    throw;
+  }
+  archive_read_free(a);
+}
+
+TarStore::TarStore(ByteStream& in, const StreamedBlobReader& read_blob) {
+  struct archive* a = archive_read_new();
+  // Built-in decoders only: none that would run an external program.
+  archive_read_support_filter_gzip(a);
+  archive_read_support_filter_zstd(a);
+  archive_read_support_filter_xz(a);
+  archive_read_support_filter_bzip2(a);
+  archive_read_support_format_tar(a);
+  auto input = std::make_unique<StreamInput>();
+  input->in = &in;
+  try {
+    if (archive_read_open(a, input.get(), nullptr, read_input, nullptr) != ARCHIVE_OK)
+      throw InputError(!input->error.empty() ? input->error : "not a tar archive (" + error_of(a) + ")");
+    scan(a, &read_blob);
+  } catch (const InputError& e) {
+    archive_read_free(a);
+    if (!input->error.empty() && std::string(e.what()).find(input->error) == std::string::npos)
+      throw InputError(input->error);
+    throw;
+  }
+  archive_read_free(a);
+}
+
+void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
   struct archive_entry* e;
   uint64_t cached = 0;
   size_t ordinal = 0;
   int r;
-  try {
-    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-      size_t this_ordinal = ordinal++;
-      const char* raw = archive_entry_pathname(e);
-      std::optional<std::string> name = normalize_entry_path(raw ? raw : "");
-      if (!name || name->empty()) continue;
-      Member m;
-      m.ordinal = this_ordinal;
-      if (const char* hard = archive_entry_hardlink(e)) {
-        m.type = Member::Hardlink;
-        m.link = normalize_entry_path(hard).value_or("");
-      } else if (archive_entry_filetype(e) == AE_IFLNK) {
-        m.type = Member::Symlink;
-        const char* target = archive_entry_symlink(e);
-        m.link = join_in_image(parent_dir(*name), target ? target : "");
-      } else if (archive_entry_filetype(e) == AE_IFREG) {
-        m.type = Member::File;
-        m.size = archive_entry_size(e) > 0 ? static_cast<uint64_t>(archive_entry_size(e)) : 0;
+  while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+    size_t this_ordinal = ordinal++;
+    const char* raw = archive_entry_pathname(e);
+    std::optional<std::string> name = normalize_entry_path(raw ? raw : "");
+    if (!name || name->empty()) continue;
+    Member m;
+    m.ordinal = this_ordinal;
+    if (const char* hard = archive_entry_hardlink(e)) {
+      m.type = Member::Hardlink;
+      m.link = normalize_entry_path(hard).value_or("");
+    } else if (archive_entry_filetype(e) == AE_IFLNK) {
+      m.type = Member::Symlink;
+      const char* target = archive_entry_symlink(e);
+      m.link = join_in_image(parent_dir(*name), target ? target : "");
+    } else if (archive_entry_filetype(e) == AE_IFREG) {
+      m.type = Member::File;
+      m.size = archive_entry_size(e) > 0 ? static_cast<uint64_t>(archive_entry_size(e)) : 0;
+      if (read_blob) {
+        std::string peeked = read_up_to(a, 512, *name);
+        m.head = peeked.substr(0, 8);
+        if (looks_like_layer(peeked)) {
+          MemberStream rest(a, std::move(peeked), *name);
+          try {
+            m.digest = (*read_blob)(*name, named_digest(*name), m.size, rest);
+          } catch (const InputError& err) {
+            throw InputError(*name + ": " + err.what());
+          }
+        } else if (m.size <= kMaxJsonBlob) {
+          if (cached + m.size > kMaxStreamKeptBytes)
+            throw InputError("more than " + std::to_string(kMaxStreamKeptBytes >> 20) +
+                             " MiB of files that are no layer blobs (at " + *name + ")");
+          m.content = peeked + read_up_to(a, kMaxJsonBlob, *name);
+          cached += m.content->size();
+        }  // else: neither a layer nor a manifest; refused by open() and read() if an image names it
+      } else {
         bool keep = m.size <= kCachedMemberMax && cached + m.size <= kCacheBudget;
-        std::string data;
-        char buf[65536];
-        la_ssize_t n;
-        while ((n = archive_read_data(a, buf, keep ? sizeof buf : 8)) > 0) {
-          data.append(buf, static_cast<size_t>(n));
-          if (!keep) break;
-        }
-        if (n < 0) throw InputError("truncated or corrupt archive: " + *name + ": " + error_of(a));
+        std::string data = read_up_to(a, keep ? kCachedMemberMax : 8, *name);
         m.head = data.substr(0, 8);
         if (keep) {
           cached += data.size();
           m.content = std::move(data);
         }
       }
-      members_[*name] = std::move(m);
     }
-    if (r != ARCHIVE_EOF) {
-      if (ordinal == 0) throw InputError("not a tar archive (" + error_of(a) + ")");
-      throw InputError("truncated or corrupt archive: " + error_of(a));
-    }
-  } catch (...) {
-    archive_read_free(a);
-    throw;
+    members_[*name] = std::move(m);
   }
-  archive_read_free(a);
+  if (r != ARCHIVE_EOF) {
+    if (ordinal == 0) throw InputError("not a tar archive (" + error_of(a) + ")");
+    throw InputError("truncated or corrupt archive: " + error_of(a));
+  }
 }
 
 const TarStore::Member* TarStore::find_file(const std::string& path) const {
@@ -117,10 +235,24 @@ uint64_t TarStore::size(const std::string& path) const { return resolve(path).si
 
 std::string TarStore::head(const std::string& path) const { return resolve(path).head; }
 
+std::string TarStore::why_not_kept(const Member& m) {
+  if (!m.digest.empty())
+    return "read from the stream as a layer blob (" + m.digest + ") and not kept: a stream is read once";
+  return "a " + std::to_string(m.size) + "-byte file that is no layer blob, too large to keep from a stream";
+}
+
+std::optional<std::string> TarStore::known_digest(const std::string& path) const {
+  const Member& m = resolve(path);
+  if (!m.digest.empty()) return m.digest;
+  if (m.content) return Sha256::of(*m.content);
+  return std::nullopt;
+}
+
 std::string TarStore::read(const std::string& path, uint64_t max_size) const {
   const Member& m = resolve(path);
   if (m.size > max_size) throw InputError(path + ": too large (over " + std::to_string(max_size) + " bytes)");
   if (m.content) return *m.content;
+  if (file_.empty()) throw InputError(path + ": " + why_not_kept(m));
   std::unique_ptr<ByteStream> in = open(path);
   std::string out;
   char buf[65536];
@@ -131,6 +263,7 @@ std::string TarStore::read(const std::string& path, uint64_t max_size) const {
 std::unique_ptr<ByteStream> TarStore::open(const std::string& path) const {
   const Member& m = resolve(path);
   if (m.content) return std::make_unique<StringStream>(*m.content);
+  if (file_.empty()) throw InputError(path + ": " + why_not_kept(m));
   struct archive* a = open_reader(file_);
   struct archive_entry* e;
   for (size_t ordinal = 0;; ++ordinal) {

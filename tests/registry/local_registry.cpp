@@ -1,20 +1,15 @@
 #include "local_registry.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -51,14 +46,6 @@ bool port_open(int port) {
 
 }  // namespace
 
-bool wait_until(const std::function<bool()>& ready) {
-  for (int i = 0; i < 1000; ++i) {
-    if (ready()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
-
 namespace {
 
 std::string quote(const std::string& s) {
@@ -81,41 +68,6 @@ std::string python_with_crypto() {
     return std::string();
   }();
   return found;
-}
-
-Background::Background(const std::vector<std::string>& argv, const std::string& log_file) {
-  pid_ = fork();
-  if (pid_ == 0) {
-    int fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    setpgid(0, 0);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-}
-
-Background::~Background() { kill_now(); }
-
-void Background::kill_now() {
-  if (pid_ <= 0) return;
-  kill(pid_, SIGKILL);
-  waitpid(pid_, nullptr, 0);
-  pid_ = -1;
-}
-
-int Background::wait() {
-  int status = 0;
-  if (pid_ <= 0 || waitpid(pid_, &status, 0) != pid_) return -1;
-  pid_ = -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-void Background::pause() {
-  if (pid_ > 0) kill(pid_, SIGSTOP);
 }
 
 LocalRegistry::LocalRegistry(RegistrySetup setup) : setup_(std::move(setup)) {

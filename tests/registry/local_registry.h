@@ -2,9 +2,6 @@
 // A reference registry (docker-registry) on 127.0.0.1 for the tests, with
 // its own config and storage, images pushed to it with skopeo, and the
 // imgaudit binary run against it.
-#include <sys/types.h>
-
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,25 +11,8 @@
 
 namespace imgaudit::test {
 
-// Polls `ready` every 20 ms, at most 20 s: a service that never comes up fails the test, it does not hang it.
-bool wait_until(const std::function<bool()>& ready);
-
 // A python3 on PATH that imports jwt and cryptography (Debian's python3-jwt and python3-cryptography); "" when none.
 std::string python_with_crypto();
-
-// A program running in the background, its output in a log file; killed when the object dies.
-class Background {
- public:
-  Background(const std::vector<std::string>& argv, const std::string& log_file);
-  ~Background();
-  void kill_now();  // SIGKILL and reap
-  void pause();     // SIGSTOP
-  int wait();       // its exit status
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_ = -1;
-};
 
 struct RegistrySetup {
   bool tls = false;                      // HTTPS with a certificate from a CA made for the test

@@ -1,16 +1,21 @@
 #include "test_support.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace imgaudit::test {
 
@@ -35,6 +40,86 @@ int run(const std::string& command, std::string* out) {
   int status = pclose(p);
   if (out) *out = captured;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool wait_until(const std::function<bool()>& ready, int timeout_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    if (ready()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+namespace {
+
+int exit_status(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status); }
+
+}  // namespace
+
+Background::Background(const std::vector<std::string>& argv, const std::string& log_file) {
+  // Everything the child needs is made before fork(): between fork() and exec() only async-signal-safe calls.
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  owner_ = getpid();
+  pid_ = fork();
+  if (pid_ == 0) {
+    // SIGTERM when the test program dies first (crash, timeout), so no service outlives it.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != owner_) _exit(127);
+    int fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    setpgid(0, 0);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  if (pid_ > 0) setpgid(pid_, pid_);  // also from here: no window in which a kill of the group misses it
+}
+
+Background::~Background() {
+  if (getpid() == owner_) kill_now();
+}
+
+void Background::kill_now() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+int Background::wait() {
+  int status = 0;
+  if (pid_ <= 0 || waitpid(pid_, &status, 0) != pid_) return -1;
+  pid_ = -1;
+  return exit_status(status);
+}
+
+void Background::pause() {
+  if (pid_ > 0) kill(pid_, SIGSTOP);
+}
+
+bool Background::running() {
+  if (pid_ <= 0) return false;
+  siginfo_t info{};
+  // WNOWAIT: an exited child stays a zombie, so its pid (and group id) cannot be reused before stop() or wait().
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
+  return info.si_pid == 0;
+}
+
+int Background::stop(int grace_ms) {
+  if (pid_ <= 0) return -1;
+  kill(pid_, SIGTERM);
+  kill(pid_, SIGCONT);  // a paused one could not act on it
+  wait_until([&] { return !running(); }, grace_ms);
+  // Whatever is left of its group (its children that kept the group), and itself when SIGTERM was not
+  // enough. Its zombie holds the group id until the waitpid below, so this cannot hit a stranger.
+  kill(-pid_, SIGKILL);
+  int status = 0;
+  pid_t r = waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return r > 0 ? exit_status(status) : -1;
 }
 
 bool compile_c(const std::string& compiler, const std::string& source, const std::string& output,

@@ -1,4 +1,7 @@
 #pragma once
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,33 @@ class TempDir {
 
  private:
   std::string path_;
+};
+
+// Polls `ready` every 20 ms, at most `timeout_ms` (20 s unless told): a service that never comes up fails
+// the test, it does not hang it.
+bool wait_until(const std::function<bool()>& ready, int timeout_ms = 20000);
+
+// A program running in the background, in its own process group, its output in a log file; killed when the
+// object dies (and sent SIGTERM when the test program itself dies first). Only the process that started it
+// stops it: a forked child (a death test) that exits leaves it alone.
+class Background {
+ public:
+  Background(const std::vector<std::string>& argv, const std::string& log_file);
+  ~Background();
+  Background(const Background&) = delete;
+  Background& operator=(const Background&) = delete;
+  void kill_now();  // SIGKILL and reap
+  void pause();     // SIGSTOP
+  int wait();       // its exit status
+  // SIGTERM, then at most `grace_ms` for it to end, then SIGKILL of its whole process group; reaps it.
+  // Returns its exit status (128 + signal when killed), -1 when it had already been reaped.
+  int stop(int grace_ms);
+  bool running();  // not yet exited (does not reap it)
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  pid_t owner_ = -1;
 };
 
 // Runs a shell command; returns its exit status, stdout in *out when given.

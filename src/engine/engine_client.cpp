@@ -1,0 +1,100 @@
+#include "engine/engine_client.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace imgaudit {
+
+namespace {
+
+// One line, printable, bounded: engine messages reach the terminal.
+std::string printable(const std::string& s, size_t max = 300) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (out.size() >= max) return out + "...";
+    out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_engine_image_name(const std::string& image) {
+  if (image.empty()) throw InputError("no image name given");
+  if (image.size() > kMaxEngineImageName)
+    throw InputError("an image name of " + std::to_string(image.size()) + " characters (at most " +
+                     std::to_string(kMaxEngineImageName) + ")");
+  for (unsigned char c : image)
+    if (!std::isalnum(c) && std::strchr("._:/@-", c) == nullptr)
+      throw InputError("\"" + printable(image, 100) + "\" is not an image name or ID");
+  if (image.find("..") != std::string::npos || image.front() == '/' || image.find("//") != std::string::npos)
+    throw InputError("\"" + printable(image, 100) + "\" is not an image name or ID");
+}
+
+EngineClient::EngineClient(std::string name, EngineEndpoint endpoint, HttpOptions http)
+    : name_(std::move(name)), endpoint_(std::move(endpoint)), http_(std::move(http)) {
+  http_.unix_socket = endpoint_.unix_socket;
+  if (!endpoint_.ca_cert.empty()) http_.ca_cert = endpoint_.ca_cert;
+  http_.client_cert = endpoint_.client_cert;
+  http_.client_key = endpoint_.client_key;
+}
+
+std::string EngineClient::where() const { return name_ + " at " + endpoint_.host + " (" + endpoint_.origin + ")"; }
+
+std::unique_ptr<HttpStream> EngineClient::get(const std::string& path) {
+  if (!endpoint_.unix_socket.empty()) {
+    const std::string denied = where() + ": permission denied on the socket (join the docker group: sudo usermod "
+                               "-aG docker $USER, then log in again; or run as root)";
+    struct stat st;
+    if (stat(endpoint_.unix_socket.c_str(), &st) != 0) {
+      if (errno == EACCES) throw InputError(denied);
+      throw EngineUnreachable(where() + ": not running (no socket there)");
+    }
+    if (!S_ISSOCK(st.st_mode)) throw EngineUnreachable(where() + ": not a socket");
+    if (access(endpoint_.unix_socket.c_str(), R_OK | W_OK) != 0 && errno == EACCES) throw InputError(denied);
+  }
+  try {
+    return HttpStream::open(endpoint_.base_url + path, {}, http_, false);
+  } catch (const TransferError& e) {
+    throw EngineUnreachable(where() + ": " + e.what());
+  }
+}
+
+void EngineClient::fail(HttpStream& answer, const std::string& what) {
+  std::string message;
+  try {
+    nlohmann::json body = nlohmann::json::parse(answer.read_all(kMaxEngineAnswer));
+    if (body.is_object() && body.contains("message") && body["message"].is_string()) message = body["message"];
+  } catch (const std::exception&) {
+  }
+  throw InputError(where() + ": " + what + ": the engine answered HTTP " + std::to_string(answer.status()) +
+                   (message.empty() ? "" : ": " + printable(message)));
+}
+
+std::optional<nlohmann::json> EngineClient::inspect(const std::string& image) {
+  check_engine_image_name(image);
+  std::unique_ptr<HttpStream> answer = get("/images/" + image + "/json");
+  if (answer->status() == 404) return std::nullopt;
+  if (answer->status() != 200) fail(*answer, "inspecting " + image);
+  std::string body = answer->read_all(kMaxEngineAnswer);
+  try {
+    nlohmann::json j = nlohmann::json::parse(body);
+    if (!j.is_object() || !j.contains("Id") || !j["Id"].is_string())
+      throw InputError(where() + ": inspecting " + image + ": the answer has no image Id");
+    return j;
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(where() + ": inspecting " + image + ": malformed JSON at byte " + std::to_string(e.byte));
+  }
+}
+
+std::unique_ptr<HttpStream> EngineClient::export_image(const std::string& id) {
+  check_engine_image_name(id);
+  std::unique_ptr<HttpStream> answer = get("/images/" + id + "/get");
+  if (answer->status() != 200) fail(*answer, "exporting " + id);
+  return answer;
+}
+
+}  // namespace imgaudit

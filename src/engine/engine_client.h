@@ -1,0 +1,53 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/engine_endpoint.h"
+#include "registry/http.h"
+
+namespace imgaudit {
+
+// The engine could not be spoken to at all: no socket, refused, no answer.
+class EngineUnreachable : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// Image names and IDs the engine is asked for: longer ones are refused.
+constexpr size_t kMaxEngineImageName = 512;
+// Engine answers other than the image export are never this large.
+constexpr uint64_t kMaxEngineAnswer = 4 << 20;
+
+// The two calls of the Docker Engine API imgaudit makes, over libcurl
+// (CURLOPT_UNIX_SOCKET_PATH for unix:// hosts). Podman serves the same API.
+class EngineClient {
+ public:
+  // `name` names the engine in errors: "Docker Engine", "Podman".
+  EngineClient(std::string name, EngineEndpoint endpoint, HttpOptions http);
+
+  // GET /images/{name}/json; nullopt when the engine has no such image.
+  std::optional<nlohmann::json> inspect(const std::string& image);
+  // GET /images/{id}/get: the image as `docker save` writes it, streamed.
+  std::unique_ptr<HttpStream> export_image(const std::string& id);
+
+  const EngineEndpoint& endpoint() const { return endpoint_; }
+  // "the Docker Engine at unix:///var/run/docker.sock (the default socket)"
+  std::string where() const;
+
+ private:
+  std::unique_ptr<HttpStream> get(const std::string& path);
+  [[noreturn]] void fail(HttpStream& answer, const std::string& what);
+
+  std::string name_;
+  EngineEndpoint endpoint_;
+  HttpOptions http_;
+};
+
+// Throws InputError unless `image` is a name, name:tag, name@digest or an ID
+// as the engine takes them (letters, digits and ._:/@-, at most kMaxEngineImageName).
+void check_engine_image_name(const std::string& image);
+
+}  // namespace imgaudit

@@ -1,0 +1,147 @@
+#include "engine/engine_endpoint.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+#include "util/sha256.h"
+#include "util/strings.h"
+
+namespace imgaudit {
+
+namespace {
+
+constexpr uint64_t kMaxEngineConfigFile = 1 << 20;
+const char* kDefaultDockerSocket = "/var/run/docker.sock";
+
+bool is_file(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string read_small_file(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  if (static_cast<uint64_t>(st.st_size) > kMaxEngineConfigFile) throw InputError(path + ": too large for a docker config file");
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return "";
+  std::string out(static_cast<size_t>(st.st_size), '\0');
+  out.resize(std::fread(out.data(), 1, out.size(), f));
+  std::fclose(f);
+  return out;
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::string bytes = read_small_file(path);
+  if (bytes.empty()) return nullptr;
+  try {
+    return nlohmann::json::parse(bytes);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path + ": malformed JSON at byte " + std::to_string(e.byte));
+  }
+}
+
+std::string docker_config_dir(const Environment& env) {
+  std::string dir = env("DOCKER_CONFIG");
+  if (!dir.empty()) return dir;
+  std::string home = env("HOME");
+  return home.empty() ? "" : home + "/.docker";
+}
+
+void add_tls(EngineEndpoint& e, const std::string& dir, const std::string& origin) {
+  e.ca_cert = dir + "/ca.pem";
+  e.client_cert = dir + "/cert.pem";
+  e.client_key = dir + "/key.pem";
+  for (const std::string& f : {e.ca_cert, e.client_cert, e.client_key})
+    if (!is_file(f)) throw InputError(origin + ": TLS is asked for but " + f + " is missing");
+  if (starts_with(e.base_url, "http://")) e.base_url = "https://" + e.base_url.substr(7);
+}
+
+// The endpoint of docker context `name`, as `docker context create` stores it.
+EngineEndpoint context_endpoint(const std::string& config_dir, const std::string& name) {
+  std::string id = Sha256::of(name).substr(7);
+  std::string origin = "docker context \"" + name + "\"";
+  nlohmann::json meta = read_json_file(config_dir + "/contexts/meta/" + id + "/meta.json");
+  const nlohmann::json* docker = nullptr;
+  if (meta.is_object() && meta.contains("Endpoints") && meta["Endpoints"].is_object() &&
+      meta["Endpoints"].contains("docker"))
+    docker = &meta["Endpoints"]["docker"];
+  if (!docker || !docker->is_object() || !docker->contains("Host") || !(*docker)["Host"].is_string())
+    throw InputError(origin + ": no such context in " + config_dir + "/contexts (docker context ls lists them)");
+  EngineEndpoint e = parse_engine_host((*docker)["Host"].get<std::string>(), origin);
+  std::string tls = config_dir + "/contexts/tls/" + id + "/docker";
+  if (starts_with(e.host, "tcp://") && is_file(tls + "/ca.pem")) add_tls(e, tls, origin);
+  return e;
+}
+
+}  // namespace
+
+Environment process_environment() {
+  return [](const std::string& name) {
+    const char* v = std::getenv(name.c_str());
+    return std::string(v ? v : "");
+  };
+}
+
+EngineEndpoint parse_engine_host(const std::string& host, const std::string& origin) {
+  EngineEndpoint e;
+  e.host = host;
+  e.origin = origin;
+  if (starts_with(host, "unix://") || starts_with(host, "/")) {
+    e.unix_socket = starts_with(host, "/") ? host : host.substr(7);
+    if (e.unix_socket.empty()) throw InputError(origin + ": \"" + host + "\" names no socket");
+    e.host = "unix://" + e.unix_socket;
+    e.base_url = "http://localhost";
+    return e;
+  }
+  if (starts_with(host, "tcp://") || starts_with(host, "http://")) {
+    std::string rest = host.substr(host.find("://") + 3);
+    while (ends_with(rest, "/")) rest.pop_back();
+    if (rest.empty() || rest.find_first_of("/?#@ ") != std::string::npos)
+      throw InputError(origin + ": \"" + host + "\" is not tcp://HOST:PORT");
+    e.base_url = "http://" + rest;
+    return e;
+  }
+  if (host.find("://") == std::string::npos)
+    throw InputError(origin + ": \"" + host + "\" is not unix://PATH or tcp://HOST:PORT");
+  std::string scheme = host.substr(0, host.find("://"));
+  throw InputError(origin + ": engine hosts of the form " + scheme +
+                   ":// are not supported (unix:// and tcp:// are): `docker save IMAGE | imgaudit -` reads any engine");
+}
+
+EngineEndpoint docker_endpoint(const std::string& override_host, const Environment& env) {
+  if (!override_host.empty()) return parse_engine_host(override_host, "--docker-host");
+  std::string host = env("DOCKER_HOST");
+  if (!host.empty()) {
+    EngineEndpoint e = parse_engine_host(host, "DOCKER_HOST");
+    if (!env("DOCKER_TLS_VERIFY").empty() && !starts_with(e.host, "unix://")) {
+      std::string certs = env("DOCKER_CERT_PATH");
+      add_tls(e, certs.empty() ? docker_config_dir(env) : certs, "DOCKER_TLS_VERIFY");
+    }
+    return e;
+  }
+  std::string config_dir = docker_config_dir(env);
+  std::string context = env("DOCKER_CONTEXT");
+  if (context.empty() && !config_dir.empty()) {
+    nlohmann::json config = read_json_file(config_dir + "/config.json");
+    if (config.is_object() && config.contains("currentContext") && config["currentContext"].is_string())
+      context = config["currentContext"].get<std::string>();
+  }
+  if (!context.empty() && context != "default") return context_endpoint(config_dir, context);
+  return parse_engine_host(std::string("unix://") + kDefaultDockerSocket, "the default socket");
+}
+
+std::vector<EngineEndpoint> podman_endpoints(const Environment& env) {
+  std::string host = env("CONTAINER_HOST");
+  if (!host.empty()) return {parse_engine_host(host, "CONTAINER_HOST")};
+  std::vector<EngineEndpoint> out;
+  std::string runtime = env("XDG_RUNTIME_DIR");
+  if (!runtime.empty()) out.push_back(parse_engine_host("unix://" + runtime + "/podman/podman.sock", "XDG_RUNTIME_DIR"));
+  out.push_back(parse_engine_host("unix:///run/podman/podman.sock", "the default socket"));
+  return out;
+}
+
+}  // namespace imgaudit

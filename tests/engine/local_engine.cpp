@@ -1,0 +1,434 @@
+#include "local_engine.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace imgaudit::test {
+
+namespace {
+
+constexpr int kStartTimeoutMs = 30000;
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string join_quoted(const std::vector<std::string>& words) {
+  std::string line;
+  for (const std::string& w : words) line += (line.empty() ? "" : " ") + quote(w);
+  return line;
+}
+
+// mkdtemp under $TMPDIR when that is short, else under /tmp: unix socket paths (and containerd's
+// `<socket>.ttrpc`) must fit in 108 bytes.
+std::string short_temp_dir(const std::string& prefix) {
+  std::string base = "/tmp";
+  const char* tmpdir = std::getenv("TMPDIR");
+  if (tmpdir && tmpdir[0] == '/' && std::strlen(tmpdir) <= 40 && std::filesystem::is_directory(tmpdir)) base = tmpdir;
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  std::string tmpl = base + "/" + prefix + "XXXXXX";
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp " + tmpl + ": " + std::strerror(errno));
+  return tmpl;
+}
+
+std::string tail_lines(const std::string& file, size_t n) {
+  std::string text = read_file(file);
+  size_t at = text.size();
+  if (at > 0 && text[at - 1] == '\n') --at;
+  for (size_t lines = 0; at > 0; --at)
+    if (text[at - 1] == '\n' && ++lines == n) break;
+  return text.substr(at);
+}
+
+bool unix_connectable(const std::string& path) {
+  sockaddr_un a{};
+  if (path.size() >= sizeof a.sun_path) return false;
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return ok;
+}
+
+bool pings(const std::string& socket) {
+  std::string body;
+  return unix_http_get(socket, "/_ping", &body) == 200 && body == "OK";
+}
+
+std::vector<pid_t> numbered_entries(const std::string& dir) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (!name.empty() && std::all_of(name.begin(), name.end(), ::isdigit)) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// Processes whose command line names `dir`: what the engines left running of their own (containerd's
+// shims name its socket). The folder is ours alone, so they are ours.
+std::vector<pid_t> processes_mentioning(const std::string& dir) {
+  std::vector<pid_t> found;
+  for (pid_t pid : numbered_entries("/proc")) {
+    if (pid == getpid()) continue;
+    std::string cmdline = read_file("/proc/" + std::to_string(pid) + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(dir + "/") != std::string::npos || cmdline.find(dir + " ") != std::string::npos) found.push_back(pid);
+  }
+  return found;
+}
+
+// The cgroup folders named `name` (dockerd's --cgroup-parent), in each v1 hierarchy and in v2.
+std::vector<std::string> cgroup_dirs(const std::string& name) {
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  if (std::filesystem::is_directory("/sys/fs/cgroup/" + name, ec)) dirs.push_back("/sys/fs/cgroup/" + name);
+  for (const auto& e : std::filesystem::directory_iterator("/sys/fs/cgroup", ec)) {
+    std::string d = e.path().string() + "/" + name;
+    if (std::filesystem::is_directory(d, ec)) dirs.push_back(d);
+  }
+  return dirs;
+}
+
+void kill_cgroup_tree(const std::string& dir) {
+  std::stringstream procs(read_file(dir + "/cgroup.procs"));
+  for (pid_t pid; procs >> pid;) kill(pid, SIGKILL);
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.is_directory(ec)) kill_cgroup_tree(e.path().string());
+}
+
+void remove_cgroup_tree(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.is_directory(ec)) remove_cgroup_tree(e.path().string());
+  // A cgroup folder goes with rmdir alone (its files are the kernel's), once its processes are gone.
+  wait_until([&] { return rmdir(dir.c_str()) == 0 || errno == ENOENT; }, 2000);
+}
+
+std::string unescape_mount_path(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    // mountinfo writes space, tab, newline and backslash as \ooo (octal)
+    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> mounts_under(const std::string& dir) {
+  std::vector<std::string> found;
+  std::stringstream lines(read_file("/proc/self/mountinfo"));
+  for (std::string line; std::getline(lines, line);) {
+    std::stringstream fields(line);
+    std::string id, parent, dev, root, mount_point;
+    fields >> id >> parent >> dev >> root >> mount_point;
+    mount_point = unescape_mount_path(mount_point);
+    if (mount_point == dir || mount_point.rfind(dir + "/", 0) == 0) found.push_back(mount_point);
+  }
+  std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return found;
+}
+
+// After the engines stopped: what they left running, in their cgroups or naming their folder, is killed;
+// what they left mounted in it (dockerd bind-mounts its --data-root on itself, undone only by a clean
+// stop) is unmounted; then their cgroups and the folder go.
+void release_folder(const std::string& dir) {
+  std::string name = std::filesystem::path(dir).filename().string();
+  for (const std::string& cg : cgroup_dirs(name)) kill_cgroup_tree(cg);
+  for (pid_t pid : processes_mentioning(dir)) kill(pid, SIGKILL);
+  wait_until([&] { return processes_mentioning(dir).empty(); }, 5000);
+  for (int pass = 0; pass < 5; ++pass) {
+    std::vector<std::string> mounts = mounts_under(dir);
+    if (mounts.empty()) break;
+    for (const std::string& m : mounts) umount2(m.c_str(), MNT_DETACH);
+  }
+  for (const std::string& cg : cgroup_dirs(name)) remove_cgroup_tree(cg);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (ec || std::filesystem::exists(dir))  // read-only folders in layer data, should root lack the right to ignore them
+    run("chmod -R u+rwX " + quote(dir) + " 2>/dev/null; rm -rf " + quote(dir));
+}
+
+// SIGTERM, then SIGKILL after grace_ms; says so on stderr, with the end of its log, when it did not end
+// cleanly (the log goes with the folder).
+void stop_service(std::unique_ptr<Background>& process, const char* name, int grace_ms, const std::string& log) {
+  if (!process) return;
+  int status = process->stop(grace_ms);
+  process.reset();
+  if (status != 0)
+    std::cerr << "test harness: " << name << " ended with status " << status << "; its log ends:\n"
+              << tail_lines(log, 10) << "\n";
+}
+
+}  // namespace
+
+int unix_http_get(const std::string& socket, const std::string& target, std::string* body) {
+  sockaddr_un a{};
+  if (socket.size() >= sizeof a.sun_path) return -1;
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, socket.c_str(), socket.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  timeval timeout{30, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  std::string request = "GET " + target + " HTTP/1.0\r\nHost: localhost\r\n\r\n";
+  for (size_t sent = 0; sent < request.size();) {
+    ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) {
+      close(fd);
+      return -1;
+    }
+    sent += static_cast<size_t>(n);
+  }
+  std::string response;
+  char buf[65536];
+  for (ssize_t n; (n = recv(fd, buf, sizeof buf, 0)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      close(fd);
+      return -1;
+    }
+    response.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  // "HTTP/1.x NNN reason\r\n...headers...\r\n\r\nbody"
+  size_t end_of_headers = response.find("\r\n\r\n");
+  if (response.compare(0, 5, "HTTP/") != 0 || end_of_headers == std::string::npos) return -1;
+  size_t sp = response.find(' ');
+  if (sp == std::string::npos || sp + 4 > response.size()) return -1;
+  int status = std::atoi(response.c_str() + sp + 1);
+  if (body) *body = response.substr(end_of_headers + 4);
+  return status;
+}
+
+// ---- LocalDockerd ----
+
+LocalDockerd::LocalDockerd() : owner_(getpid()) {
+  dir_ = short_temp_dir("iad-");
+  try {
+    std::string name = std::filesystem::path(dir_).filename().string();
+    std::string cd = dir_ + "/containerd";
+    std::filesystem::create_directories(cd + "/tmp");
+    std::filesystem::create_directories(dir_ + "/client");
+    // containerd of its own, rather than the one dockerd starts when /run/containerd/containerd.sock is
+    // absent (and shares when it is there): its state, sockets and the snapshotters it probes stay ours.
+    write_file(cd + "/config.toml",
+               "version = 2\n"
+               "root = \"" + cd + "/root\"\n"
+               "state = \"" + cd + "/state\"\n"
+               "temp = \"" + cd + "/tmp\"\n"
+               "oom_score = 0\n"
+               "disabled_plugins = [\"io.containerd.grpc.v1.cri\", \"io.containerd.snapshotter.v1.aufs\", "
+               "\"io.containerd.snapshotter.v1.btrfs\", \"io.containerd.snapshotter.v1.zfs\", "
+               "\"io.containerd.snapshotter.v1.devmapper\"]\n"
+               "[grpc]\n  address = \"" + cd + "/containerd.sock\"\n"
+               "[debug]\n  address = \"\"\n"
+               "[metrics]\n  address = \"\"\n");
+    // The trust key dockerd 20.10 otherwise writes to /etc/docker/key.json, and the cgroup its build
+    // containers run in (removed with the folder), are the folder's too; /etc/docker/daemon.json is not read.
+    write_file(dir_ + "/daemon.json",
+               "{\n  \"deprecated-key-path\": \"" + dir_ + "/key.json\",\n  \"cgroup-parent\": \"/" + name +
+                   "\",\n  \"exec-opts\": [\"native.cgroupdriver=cgroupfs\"],\n  \"shutdown-timeout\": 5\n}\n");
+    containerd_ = std::make_unique<Background>(std::vector<std::string>{"containerd", "--config", cd + "/config.toml"},
+                                               dir_ + "/containerd.log");
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kStartTimeoutMs);
+    auto left_ms = [&] {
+      return static_cast<int>(std::max<long long>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count()));
+    };
+    if (!wait_until([&] { return unix_connectable(cd + "/containerd.sock") || !containerd_->running(); }, left_ms()) ||
+        !containerd_->running())
+      throw std::runtime_error("containerd did not come up on " + cd + "/containerd.sock:\n" +
+                               tail_lines(dir_ + "/containerd.log", 30));
+    dockerd_ = std::make_unique<Background>(
+        std::vector<std::string>{"dockerd", "--config-file", dir_ + "/daemon.json", "--storage-driver=vfs",
+                                 "--iptables=false", "--ip6tables=false", "--ip-forward=false", "--bridge=none",
+                                 "--data-root", dir_ + "/data", "--exec-root", dir_ + "/exec", "--pidfile",
+                                 dir_ + "/dockerd.pid", "-H", host(), "--containerd", cd + "/containerd.sock",
+                                 "--containerd-namespace", "imgaudit", "--containerd-plugins-namespace",
+                                 "imgaudit-plugins"},
+        dir_ + "/dockerd.log");
+    if (!wait_until([&] { return pings(socket()) || !dockerd_->running(); }, left_ms()) || !dockerd_->running())
+      throw std::runtime_error("dockerd did not answer GET /_ping on " + socket() + " within " +
+                               std::to_string(kStartTimeoutMs / 1000) + " s:\n" + tail_lines(dir_ + "/dockerd.log", 30) +
+                               "\ncontainerd:\n" + tail_lines(dir_ + "/containerd.log", 10));
+  } catch (...) {
+    shutdown();
+    throw;
+  }
+}
+
+LocalDockerd::~LocalDockerd() {
+  if (getpid() == owner_) shutdown();
+}
+
+void LocalDockerd::shutdown() {
+  if (dir_.empty()) return;
+  // dockerd first (it stops its containers, at most shutdown-timeout, and unmounts its data-root), then containerd.
+  stop_service(dockerd_, "dockerd", 20000, dir_ + "/dockerd.log");
+  stop_service(containerd_, "containerd", 10000, dir_ + "/containerd.log");
+  release_folder(dir_);
+  dir_.clear();
+}
+
+std::string LocalDockerd::log() const { return read_file(dir_ + "/dockerd.log"); }
+
+int LocalDockerd::docker(const std::string& args, std::string* out) const {
+  return run("env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_API_VERSION"
+             " DOCKER_BUILDKIT=0 DOCKER_CONFIG=" + quote(dir_ + "/client") + " docker -H " + quote(host()) + " " + args,
+             out);
+}
+
+std::unique_ptr<LocalDockerd> LocalDockerd::start_or_skip_reason(std::string* why) {
+  std::string reason;
+  if (geteuid() != 0) {
+    reason = "a private dockerd needs root";
+  } else {
+    for (const char* tool : {"dockerd", "containerd", "docker"})
+      if (reason.empty() && !have_tool(tool)) reason = std::string(tool) + " is not on PATH (Debian package docker.io)";
+  }
+  if (reason.empty()) {
+    try {
+      return std::make_unique<LocalDockerd>();
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  if (why) *why = reason;
+  return nullptr;
+}
+
+LocalDockerd* shared_dockerd(std::string* why) {
+  static std::string reason;
+  // A function-local static: destroyed (dockerd stopped, folder removed) when the program exits normally,
+  // whatever the tests' outcome; a crash still ends dockerd and containerd through their parent-death signal.
+  static std::unique_ptr<LocalDockerd> instance = LocalDockerd::start_or_skip_reason(&reason);
+  if (!instance && why) *why = reason;
+  return instance.get();
+}
+
+// ---- LocalPodman ----
+
+namespace {
+
+// The environment of the service and of the client: HOME, XDG folders and TMPDIR (where podman puts
+// images while it loads or exports them; else /var/tmp) inside the folder, no remote connection.
+std::vector<std::string> podman_env(const std::string& dir) {
+  return {"env",
+          "-u", "CONTAINER_HOST",
+          "-u", "CONTAINER_CONNECTION",
+          "-u", "CONTAINER_SSHKEY",
+          "HOME=" + dir + "/home",
+          "XDG_RUNTIME_DIR=" + dir + "/xdg-run",
+          "XDG_CONFIG_HOME=" + dir + "/home/.config",
+          "XDG_DATA_HOME=" + dir + "/home/.local/share",
+          "XDG_CACHE_HOME=" + dir + "/home/.cache",
+          "TMPDIR=" + dir + "/tmp"};
+}
+
+// The store and state: the same for the service and for `podman load|import|tag`.
+std::vector<std::string> podman_flags(const std::string& dir) {
+  return {"--root", dir + "/root", "--runroot", dir + "/run", "--tmpdir", dir + "/libpod",
+          "--storage-driver", "vfs", "--cgroup-manager", "cgroupfs", "--events-backend", "none"};
+}
+
+}  // namespace
+
+LocalPodman::LocalPodman() : owner_(getpid()) {
+  dir_ = short_temp_dir("iap-");
+  try {
+    for (const char* d : {"home/.config", "home/.local/share", "home/.cache", "tmp"})
+      std::filesystem::create_directories(dir_ + "/" + d);
+    std::filesystem::create_directory(dir_ + "/xdg-run");
+    chmod((dir_ + "/xdg-run").c_str(), 0700);
+    std::vector<std::string> argv = podman_env(dir_);
+    argv.push_back("podman");
+    for (const std::string& f : podman_flags(dir_)) argv.push_back(f);
+    for (const char* a : {"system", "service", "--time=0"}) argv.push_back(a);
+    argv.push_back(host());
+    service_ = std::make_unique<Background>(argv, dir_ + "/podman.log");
+    if (!wait_until([&] { return pings(socket()) || !service_->running(); }, kStartTimeoutMs) || !service_->running())
+      throw std::runtime_error("podman system service did not answer GET /_ping on " + socket() + " within " +
+                               std::to_string(kStartTimeoutMs / 1000) + " s:\n" + tail_lines(dir_ + "/podman.log", 30));
+  } catch (...) {
+    shutdown();
+    throw;
+  }
+}
+
+LocalPodman::~LocalPodman() {
+  if (getpid() == owner_) shutdown();
+}
+
+void LocalPodman::shutdown() {
+  if (dir_.empty()) return;
+  stop_service(service_, "podman system service", 10000, dir_ + "/podman.log");
+  release_folder(dir_);
+  dir_.clear();
+}
+
+std::string LocalPodman::log() const { return read_file(dir_ + "/podman.log"); }
+
+int LocalPodman::podman(const std::string& args, std::string* out) const {
+  return run(join_quoted(podman_env(dir_)) + " podman " + join_quoted(podman_flags(dir_)) + " " + args, out);
+}
+
+std::unique_ptr<LocalPodman> LocalPodman::start_or_skip_reason(std::string* why) {
+  std::string reason;
+  if (geteuid() != 0)
+    reason = "a private podman service needs root here";
+  else if (!have_tool("podman"))
+    reason = "podman is not on PATH (Debian package podman)";
+  if (reason.empty()) {
+    try {
+      return std::make_unique<LocalPodman>();
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  if (why) *why = reason;
+  return nullptr;
+}
+
+LocalPodman* shared_podman(std::string* why) {
+  static std::string reason;
+  static std::unique_ptr<LocalPodman> instance = LocalPodman::start_or_skip_reason(&reason);
+  if (!instance && why) *why = reason;
+  return instance.get();
+}
+
+}  // namespace imgaudit::test
