@@ -61,7 +61,7 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
     try {
       // The engine's ID is what `docker images` shows: the config's digest, or
       // the manifest's with containerd's image store; it is kept as the engine says.
-      return open_archive_stream(*bytes, identity, prefix + name, "", std::nullopt, read_blob);
+      return open_archive_stream(*bytes, identity, name, prefix + name, "", std::nullopt, read_blob);
     } catch (const InputError& e) {
       throw InputError(prefix + name + ": exported by " + client.where() + ": " + e.what());
     }

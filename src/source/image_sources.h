@@ -24,9 +24,11 @@ std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore
                                                  const std::optional<Platform>& platform);
 
 // A `docker save` or OCI archive read from `in` in one pass, its layer blobs
-// handed to `read_blob` as they pass.
-std::unique_ptr<ImageSource> open_archive_stream(ByteStream& in, ImageIdentity identity, std::string description,
-                                                 const std::string& reference, const std::optional<Platform>& platform,
+// handed to `read_blob` as they pass; described as "docker-archive:NAME" or
+// "oci-archive:NAME" by what it holds, unless `description` is given.
+std::unique_ptr<ImageSource> open_archive_stream(ByteStream& in, ImageIdentity identity, const std::string& name,
+                                                 std::string description, const std::string& reference,
+                                                 const std::optional<Platform>& platform,
                                                  const StreamedBlobReader& read_blob);
 
 // A plain root filesystem folder.

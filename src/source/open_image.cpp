@@ -40,11 +40,12 @@ bool looks_like_rootfs(const std::string& dir) {
 
 const ImageIdentity kArchive{"docker-archive", "", {}, {}, ""};
 
+// `description` "" names the stream by what it holds: docker-archive:PATH or oci-archive:PATH.
 std::unique_ptr<ImageSource> open_stream(const std::string& path, const std::string& description,
                                          const std::string& reference, const std::optional<Platform>& platform,
                                          const ImageOpeners& openers) {
   FileStream in(path);
-  return open_archive_stream(in, kArchive, description, reference, platform, openers.read_streamed_blob);
+  return open_archive_stream(in, kArchive, path, description, reference, platform, openers.read_streamed_blob);
 }
 
 std::unique_ptr<ImageSource> open_engine(const std::string& engine, const ImageRef& ref,
@@ -61,7 +62,7 @@ std::unique_ptr<ImageSource> look_up(const ImageRef& ref, const std::optional<Pl
   for (const std::string& place : openers.lookup) {
     if (place == "remote") {
       if (!openers.registry) {
-        missed.push_back("registry: pulls are not available here");
+        missed.push_back("registry pulls are not available here");
         continue;
       }
       try {
@@ -69,8 +70,9 @@ std::unique_ptr<ImageSource> look_up(const ImageRef& ref, const std::optional<Pl
         if (passed_over) *passed_over = missed;
         return source;
       } catch (const InputError& e) {
+        // The registry's answer first: it is the likelier cause; the engines after it.
         if (missed.empty()) throw;
-        throw InputError(join(missed, "; ") + "; registry: " + e.what());
+        throw InputError(std::string(e.what()) + " (looked in the registry after " + join(missed, "; ") + ")");
       }
     }
     if (!openers.engine) continue;
@@ -113,7 +115,7 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
                          "that name docker-daemon:" + ref.path + " or docker://" + ref.path);
       ref.kind = is_layout ? ImageRef::Oci : ImageRef::Rootfs;
     } else if (stream) {
-      return open_stream(ref.path, "docker-archive:" + ref.path, "", platform, openers);
+      return open_stream(ref.path, "", "", platform, openers);
     } else {
       std::shared_ptr<TarStore> store;
       try {

@@ -4,12 +4,21 @@
 
 namespace imgaudit::test {
 
-CliResult run_imgaudit(const std::string& args) {
+namespace {
+CliResult run_imgaudit_cd(const std::string& dir, const std::string& args) {
   TempDir tmp;
   CliResult r;
-  r.status = run(imgaudit_binary() + " " + args + " 2>'" + tmp / "stderr" + "'", &r.out);
+  std::string cd = dir.empty() ? "" : "cd '" + dir + "' && ";
+  r.status = run(cd + imgaudit_binary() + " " + args + " 2>'" + tmp / "stderr" + "'", &r.out);
   r.err = read_file(tmp / "stderr");
   return r;
+}
+}  // namespace
+
+CliResult run_imgaudit(const std::string& args) { return run_imgaudit_cd("", args); }
+
+CliResult run_imgaudit_in(const std::string& dir, const std::string& args) {
+  return run_imgaudit_cd(dir, args);
 }
 
 LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by, Compression c) {

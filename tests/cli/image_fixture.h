@@ -19,6 +19,8 @@ struct CliResult {
 
 // Runs imgaudit with `args` (already shell-quoted as needed).
 CliResult run_imgaudit(const std::string& args);
+// The same, from the folder `dir`.
+CliResult run_imgaudit_in(const std::string& dir, const std::string& args);
 
 // A layer holding the given entries.
 LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by,

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "image_fixture.h"
+#include "util/sha256.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -60,6 +61,68 @@ TEST(Inputs, FourFormatsGiveTheSameAudit) {
     auto r = run_imgaudit("--format json '" + input + "'");
     ASSERT_EQ(r.status, 1) << input << ": " << r.err;
     EXPECT_EQ(essence(r.json()), want) << input;
+  }
+}
+
+TEST(Inputs, StreamedArchivesGiveTheSameAudit) {
+  TempDir tmp;
+  ImageSpec spec = two_layer_image(tmp);
+  write_oci_layout(spec, tmp / "layout");
+  write_docker_archive(spec, tmp / "legacy.tar", true);
+  write_docker_archive(spec, tmp / "docker.tar", false);
+  write_oci_archive(spec, tmp / "oci.tar");
+  auto want = essence(run_imgaudit("--format json oci:" + tmp / "layout").json());
+  for (std::string input : {"- < '" + tmp / "legacy.tar" + "'", "- < '" + tmp / "docker.tar" + "'",
+                            "docker-archive:/dev/stdin < '" + tmp / "docker.tar" + "'", "- < '" + tmp / "oci.tar" + "'",
+                            "--cache-dir '" + tmp / "cache" + "' - < '" + tmp / "docker.tar" + "'",
+                            "--cache-dir '" + tmp / "cache" + "' - < '" + tmp / "docker.tar" + "'"}) {
+    auto r = run_imgaudit("--format json " + input);
+    ASSERT_EQ(r.status, 1) << input << ": " << r.err;
+    EXPECT_EQ(essence(r.json()), want) << input;
+    EXPECT_TRUE(r.json()["image"]["id"].get<std::string>().rfind("sha256:", 0) == 0) << input;
+  }
+  auto piped = run_imgaudit("--format json - < '" + tmp / "legacy.tar" + "'").json();
+  EXPECT_EQ(piped["image"]["source"], "docker-archive:-");
+  EXPECT_EQ(piped["image"]["transport"], "docker-archive");
+  EXPECT_EQ(piped["image"]["repo_tags"], nlohmann::json::array({"image:latest"}));
+}
+
+TEST(Inputs, TamperedStreamIsADigestMismatch) {
+  TempDir tmp;
+  std::string real = make_layer_blob({file("etc/os-release", "ID=example\n", 0644)}, Compression::None);
+  std::string forged = make_layer_blob({file("etc/os-release", "ID=forged\n", 0644)}, Compression::None);
+  std::string digest = Sha256::of(real);
+  nlohmann::json config = {{"architecture", "amd64"}, {"os", "linux"},
+                           {"rootfs", {{"type", "layers"}, {"diff_ids", {digest}}}}};
+  std::string config_path = "blobs/sha256/" + Sha256::of(config.dump()).substr(7);
+  nlohmann::json manifest = nlohmann::json::array({{{"Config", config_path}, {"Layers", {"blobs/sha256/" + digest.substr(7)}}}});
+  write_file(tmp / "forged.tar",
+             make_layer_blob({TarEntrySpec::file("blobs/sha256/" + digest.substr(7), forged),
+                              TarEntrySpec::file(config_path, config.dump()),
+                              TarEntrySpec::file("manifest.json", manifest.dump())},
+                             Compression::None));
+  for (std::string input : {"'" + tmp / "forged.tar" + "'", "- < '" + tmp / "forged.tar" + "'"}) {
+    auto r = run_imgaudit(input);
+    EXPECT_EQ(r.status, 2) << input;
+    EXPECT_NE(r.err.find("layer " + digest + ": digest mismatch (got " + Sha256::of(forged) + ")"), std::string::npos)
+        << r.err;
+  }
+}
+
+TEST(Inputs, ABareWordNamesAFolderOnlyWhenItLooksLikeARootfs) {
+  TempDir tmp;
+  write_file(tmp / "app/src/main.c", "int main(void) { return 0; }\n");
+  write_file(tmp / "root/etc/os-release", "ID=example\n");
+  auto bare = run_imgaudit_in(tmp.path(), "app");
+  EXPECT_EQ(bare.status, 2);
+  EXPECT_EQ(bare.err,
+            "imgaudit: app: a folder that is neither an OCI layout nor a root filesystem (no etc/, usr/, bin/ or lib/ at "
+            "its top), so not audited; for the folder say rootfs:app, for an image of that name docker-daemon:app or "
+            "docker://app\n");
+  for (std::string as_folder : {"./app", "app/", "rootfs:app", "root"}) {
+    auto r = run_imgaudit_in(tmp.path(), "--format json " + as_folder);
+    EXPECT_EQ(r.status, 0) << as_folder << ": " << r.err;
+    EXPECT_EQ(r.json()["image"]["transport"], "rootfs") << as_folder;
   }
 }
 

@@ -189,7 +189,7 @@ CliRun imgaudit(const std::string& home, const std::string& args, const std::str
   write_file(in, stdin_text);
   CliRun r;
   r.status = run("env XDG_CACHE_HOME=" + quote(home + "/cache") + " DOCKER_CONFIG=" + quote(home + "/docker") + " " + env +
-                     " " + quote(imgaudit_binary()) + " " + args + " <" + quote(in) + " 2>" + quote(err),
+                     " " + quote(imgaudit_binary()) + " --image-src remote " + args + " <" + quote(in) + " 2>" + quote(err),
                  &r.out);
   r.err = read_file(err);
   return r;

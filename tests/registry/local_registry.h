@@ -68,6 +68,7 @@ struct CliRun {
 
 // Runs imgaudit with `args`, with the cache and docker's config inside `home`
 // (XDG_CACHE_HOME=home/cache, DOCKER_CONFIG=home/docker) and `env` ("K=V ...") and `stdin_text`.
+// Bare names go to the registry only (--image-src remote): an engine on this machine plays no part.
 CliRun imgaudit(const std::string& home, const std::string& args, const std::string& env = "",
              const std::string& stdin_text = "");
 

@@ -157,7 +157,7 @@ TEST(SourceBadInput, MissingPathsAndRegistryReferences) {
   expect_input_error([] { open_image("oci:/nonexistent/layout:tag", std::nullopt); },
                      {"oci:/nonexistent/layout:tag: no such file or directory"});
   expect_input_error([] { open_image("alpine:3.20", std::nullopt); },
-                     {"alpine:3.20: not a file or folder, and registry pulls are not available here"});
+                     {"alpine:3.20: not found: registry pulls are not available here"});
   expect_input_error([] { open_image("ghcr.io/org/app@sha256:" + std::string(64, 'a'), std::nullopt); },
                      {"registry pulls are not available here"});
 }
