@@ -16,6 +16,7 @@
 #include "policy/policy.h"
 #include "rules/catalog.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "version.h"
 
 namespace imgaudit {
@@ -27,17 +28,7 @@ constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
 // One line on the terminal: control characters from an image, a file name or
 // an engine's answer are shown escaped, never sent raw.
 int fail(const std::string& message) {
-  std::string line;
-  for (unsigned char c : message) {
-    if (c < 0x20 || c == 0x7f) {
-      char esc[5];
-      std::snprintf(esc, sizeof esc, "\\x%02x", c);
-      line += esc;
-    } else {
-      line += static_cast<char>(c);
-    }
-  }
-  std::cerr << "imgaudit: " << line << '\n';
+  std::cerr << "imgaudit: " << printable(message) << '\n';
   return kExitError;
 }
 

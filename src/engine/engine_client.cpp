@@ -6,21 +6,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "util/strings.h"
+
 namespace imgaudit {
-
-namespace {
-
-// One line, printable, bounded: engine messages reach the terminal.
-std::string printable(const std::string& s, size_t max = 300) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (out.size() >= max) return out + "...";
-    out += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
-  }
-  return out;
-}
-
-}  // namespace
 
 void check_engine_image_name(const std::string& image) {
   if (image.empty()) throw InputError("no image name given");
@@ -71,7 +59,7 @@ void EngineClient::fail(HttpStream& answer, const std::string& what) {
   } catch (const std::exception&) {
   }
   throw InputError(where() + ": " + what + ": the engine answered HTTP " + std::to_string(answer.status()) +
-                   (message.empty() ? "" : ": " + printable(message)));
+                   (message.empty() ? "" : ": " + printable(message, 300)));
 }
 
 std::optional<nlohmann::json> EngineClient::inspect(const std::string& image) {

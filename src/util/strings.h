@@ -25,6 +25,24 @@ void for_each_line(std::string_view text, Fn fn) {
   }
 }
 
+// `s` safe for a terminal: control characters (ESC, newlines...) as "\x1b",
+// cut to `max` bytes with "..." when longer.
+inline std::string printable(std::string_view s, size_t max = std::string_view::npos) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    if (out.size() >= max) return out + "...";
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 inline bool ends_with(std::string_view s, std::string_view suffix) {
