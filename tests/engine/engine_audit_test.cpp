@@ -6,6 +6,7 @@
 
 #include "image_fixture.h"
 #include "local_engine.h"
+#include "local_registry.h"
 #include "writer/image_writer.h"
 
 namespace imgaudit::test {
@@ -132,6 +133,29 @@ TEST_F(EngineAudit, DockerfileLinesAndExitStatus) {
   for (const nlohmann::json& f : errors(report))
     copy_line = copy_line || (f.contains("dockerfile") && f["dockerfile"]["start_line"] == 4);
   EXPECT_TRUE(copy_line) << "the glibc program's finding points at its COPY: " << report["findings"].dump();
+}
+
+TEST_F(EngineAudit, ByRepoDigestAfterAPush) {
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  LocalRegistry reg;
+  const std::string name = reg.host() + "/team/app-test";
+  std::string out;
+  ASSERT_EQ(engine_->docker("tag app-test:1 " + name + ":1"), 0);
+  ASSERT_EQ(engine_->docker("push " + name + ":1 2>&1", &out), 0) << out;
+  std::string digests;
+  ASSERT_EQ(engine_->docker("image inspect --format '{{json .RepoDigests}}' " + name + ":1", &digests), 0);
+  nlohmann::json list = nlohmann::json::parse(digests);
+  ASSERT_EQ(list.size(), 1u) << digests;
+  std::string by_digest = list[0];
+  ASSERT_EQ(by_digest.rfind(name + "@sha256:", 0), 0u) << by_digest;
+  for (const std::string& input : {"docker-daemon:" + by_digest, by_digest}) {
+    CliResult r = audit("--format json --fail-on never " + input);
+    ASSERT_EQ(r.status, 0) << input << ": " << r.err;
+    nlohmann::json report = r.json();
+    EXPECT_EQ(report["image"]["transport"], "docker") << input << ": the local engine first, the registry not asked";
+    EXPECT_EQ(report["image"]["id"], id_);
+    EXPECT_EQ(report["image"]["repo_digests"], list);
+  }
 }
 
 TEST_F(EngineAudit, StreamedDockerSaveIsTheSameImage) {
