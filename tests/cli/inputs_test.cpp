@@ -42,7 +42,7 @@ void expect_one_line_error(const CliResult& r, const std::string& fragment) {
 
 }  // namespace
 
-TEST(Inputs, FourFormatsGiveTheSameAudit) {
+TEST(Inputs, FourFormatsFilesAndStreamsGiveTheSameAudit) {
   TempDir tmp;
   ImageSpec spec = two_layer_image(tmp);
   write_oci_layout(spec, tmp / "layout");
@@ -55,33 +55,24 @@ TEST(Inputs, FourFormatsGiveTheSameAudit) {
   auto want = essence(base.json());
   EXPECT_EQ(errors(base.json()).size(), 2u) << want.dump();  // glibc hello: interpreter-missing, libc-mismatch
 
-  for (std::string input : {tmp / "layout", "docker-archive:" + tmp / "legacy.tar", tmp / "legacy.tar",
-                            "docker-archive:" + tmp / "docker.tar", tmp / "docker.tar", "oci-archive:" + tmp / "oci.tar",
-                            tmp / "oci.tar"}) {
-    auto r = run_imgaudit("--format json '" + input + "'");
-    ASSERT_EQ(r.status, 1) << input << ": " << r.err;
-    EXPECT_EQ(essence(r.json()), want) << input;
-  }
-}
-
-TEST(Inputs, StreamedArchivesGiveTheSameAudit) {
-  TempDir tmp;
-  ImageSpec spec = two_layer_image(tmp);
-  write_oci_layout(spec, tmp / "layout");
-  write_docker_archive(spec, tmp / "legacy.tar", true);
-  write_docker_archive(spec, tmp / "docker.tar", false);
-  write_oci_archive(spec, tmp / "oci.tar");
-  auto want = essence(run_imgaudit("--format json oci:" + tmp / "layout").json());
-  for (std::string input : {"- < '" + tmp / "legacy.tar" + "'", "- < '" + tmp / "docker.tar" + "'",
-                            "docker-archive:/dev/stdin < '" + tmp / "docker.tar" + "'", "- < '" + tmp / "oci.tar" + "'",
-                            "--cache-dir '" + tmp / "cache" + "' - < '" + tmp / "docker.tar" + "'",
-                            "--cache-dir '" + tmp / "cache" + "' - < '" + tmp / "docker.tar" + "'"}) {
+  auto q = [](const std::string& s) { return "'" + s + "'"; };
+  const std::string cache = "--cache-dir " + q(tmp / "cache") + " ";
+  for (std::string input : {q(tmp / "layout"), q("docker-archive:" + tmp / "legacy.tar"), q(tmp / "legacy.tar"),
+                            q("docker-archive:" + tmp / "docker.tar"), q(tmp / "docker.tar"),
+                            q("oci-archive:" + tmp / "oci.tar"), q(tmp / "oci.tar"),
+                            // Read in one pass; the second run with a cache takes the named blobs' facts from it.
+                            "- < " + q(tmp / "legacy.tar"), "- < " + q(tmp / "docker.tar"),
+                            "docker-archive:/dev/stdin < " + q(tmp / "docker.tar"), "- < " + q(tmp / "oci.tar"),
+                            cache + "- < " + q(tmp / "docker.tar"), cache + "- < " + q(tmp / "docker.tar")}) {
     auto r = run_imgaudit("--format json " + input);
     ASSERT_EQ(r.status, 1) << input << ": " << r.err;
     EXPECT_EQ(essence(r.json()), want) << input;
-    EXPECT_TRUE(r.json()["image"]["id"].get<std::string>().rfind("sha256:", 0) == 0) << input;
+    EXPECT_EQ(r.json()["image"]["id"], base.json()["image"]["id"]) << input;
   }
-  auto piped = run_imgaudit("--format json - < '" + tmp / "legacy.tar" + "'").json();
+  for (auto& l : base.json()["image"]["layers"])
+    EXPECT_TRUE(std::filesystem::exists(tmp / "cache/layers/sha256/" + l["digest"].get<std::string>().substr(7) + ".json"))
+        << "a streamed layer's facts are cached by its digest";
+  auto piped = run_imgaudit("--format json - < " + q(tmp / "legacy.tar")).json();
   EXPECT_EQ(piped["image"]["source"], "docker-archive:-");
   EXPECT_EQ(piped["image"]["transport"], "docker-archive");
   EXPECT_EQ(piped["image"]["repo_tags"], nlohmann::json::array({"image:latest"}));
