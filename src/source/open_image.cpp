@@ -1,4 +1,5 @@
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -95,7 +96,10 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
     case ImageRef::DockerDaemon: return open_engine("docker", ref, platform, openers);
     case ImageRef::Podman: return open_engine("podman", ref, platform, openers);
     case ImageRef::Lookup: return look_up(ref, platform, openers, passed_over);
-    case ImageRef::Stdin: return open_stream(ref.path, describe(ref), "", platform, openers);
+    case ImageRef::Stdin:
+      if (isatty(STDIN_FILENO))
+        throw InputError("standard input is a terminal: pipe an archive into it (docker save IMAGE | imgaudit -)");
+      return open_stream(ref.path, describe(ref), "", platform, openers);
     default: break;
   }
   struct stat st;

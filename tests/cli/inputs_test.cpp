@@ -233,3 +233,13 @@ TEST(Inputs, LongPathListsAreCutInText) {
   auto text = run_imgaudit(tmp / "img").out;
   EXPECT_NE(text.find("    and " + std::to_string(n - 5) + " more\n"), std::string::npos) << text;
 }
+
+TEST(Inputs, StandardInputOnATerminalIsRefusedNotWaitedFor) {
+  if (!have_tool("script")) GTEST_SKIP() << "script (bsdutils) gives the program a terminal";
+  std::string out;
+  EXPECT_NE(run("script -qec '" + imgaudit_binary() + " -' /dev/null", &out), 0);
+  EXPECT_NE(out.find("imgaudit: docker-archive:-: standard input is a terminal: pipe an archive into it (docker save "
+                     "IMAGE | imgaudit -)"),
+            std::string::npos)
+      << out;
+}
