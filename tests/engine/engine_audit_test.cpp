@@ -204,6 +204,25 @@ TEST_F(EngineAudit, ImageSrcOrderAndWhatWasTried) {
   EXPECT_EQ(bad.err, "imgaudit: --image-src: \"cloud\" is none of docker, podman, remote\n");
 }
 
+TEST_F(EngineAudit, APlatformTheLocalImageIsNotForIsRefusedOrPassedOver) {
+  std::string arch;
+  ASSERT_EQ(engine_->docker("image inspect --format '{{.Os}}/{{.Architecture}}' app-test:1", &arch), 0);
+  while (!arch.empty() && arch.back() == '\n') arch.pop_back();
+  const std::string other = arch == "linux/arm64" ? "linux/amd64" : "linux/arm64";
+  CliResult named = audit("--platform " + other + " docker-daemon:app-test:1");
+  EXPECT_EQ(named.status, 2);
+  EXPECT_EQ(named.err, "imgaudit: docker-daemon:app-test:1: the Docker Engine at " + engine_->host() +
+                           " (DOCKER_HOST): app-test:1 is for " + arch + ", not " + other + "\n");
+  CliResult bare = audit("--image-src docker,podman --platform " + other + " app-test:1");
+  EXPECT_EQ(bare.status, 2);
+  EXPECT_NE(bare.err.find("not found: docker: the Docker Engine at " + engine_->host() + " (DOCKER_HOST): app-test:1 is for " +
+                          arch + ", not " + other + "; podman: "),
+            std::string::npos)
+      << bare.err;
+  CliResult same = audit("--format json --fail-on never --platform " + arch + " app-test:1");
+  EXPECT_EQ(same.status, 0) << same.err;
+}
+
 TEST_F(EngineAudit, EngineErrorsAreOneLine) {
   CliResult absent = audit("--docker-host unix:///nonexistent/docker.sock docker-daemon:app-test:1");
   EXPECT_EQ(absent.status, 2);
