@@ -3,11 +3,13 @@
 #   (a) imgaudit docker-daemon:bench:1 --docker-host unix://SOCK
 # against the way around it,
 #   (b) docker save bench:1 -o x.tar && imgaudit x.tar
+# each imgaudit with --format json -o /dev/null --fail-on never --no-cache
 # on a private dockerd (own containerd, vfs, in a temporary folder, stopped at
 # the end), with a multi-layer image of at least 1 GiB built from this
-# machine's /usr. Each is run 3 times, alternating; wall time and peak RSS of
-# each process (python's os.wait4), and dockerd's own peak RSS during each step
-# (its VmHWM, reset before the step), in one table.
+# machine's /usr. Each is run 3 times, alternating; wall time, peak RSS and CPU
+# time (user, sys) of each process (python's os.wait4), and dockerd's own peak
+# RSS (its VmHWM, reset before the step) and CPU time during each step, in one
+# table.
 # Usage: bench/engine.sh [BUILD_DIR]   (default: build). Needs root and Debian's
 # docker.io (dockerd, containerd, docker).
 set -eu
@@ -148,15 +150,35 @@ def dockerd_peak_kib():
     return 0
 
 
+def dockerd_cpu_s():
+    # utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (all of dockerd's threads).
+    with open(f"/proc/{dockerd_pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def timed(cmd):
-    """Runs cmd: (exit status, stderr, wall s, peak RSS KiB of that process, dockerd's peak RSS KiB meanwhile)."""
+    """Runs cmd: (exit status, stderr, Step) with wall s, peak RSS KiB and CPU s of that process and
+    dockerd's peak RSS KiB and CPU s meanwhile."""
     reset_dockerd_peak()
+    dockerd_cpu = dockerd_cpu_s()
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
-    return os.waitstatus_to_exitcode(status), err.decode(errors="replace"), wall, usage.ru_maxrss, dockerd_peak_kib()
+    step = Step(wall, usage.ru_maxrss, usage.ru_utime, usage.ru_stime, dockerd_peak_kib(),
+                dockerd_cpu_s() - dockerd_cpu)
+    return os.waitstatus_to_exitcode(status), err.decode(errors="replace"), step
+
+
+class Step:
+    def __init__(self, wall, rss, user, sys, drss, dcpu):
+        self.wall, self.rss, self.user, self.sys, self.drss, self.dcpu = wall, rss, user, sys, drss, dcpu
+
+    def __add__(self, other):  # one step after the other: times add up, peaks are the larger
+        return Step(self.wall + other.wall, max(self.rss, other.rss), self.user + other.user, self.sys + other.sys,
+                    max(self.drss, other.drss), self.dcpu + other.dcpu)
 
 
 def audited(status):
@@ -173,21 +195,23 @@ a_failed = None
 tar = os.path.join(work, "x.tar")
 for run in range(RUNS):
     if a_failed is None:
-        status, err, wall, rss, drss = timed([imgaudit, "docker-daemon:bench:1", "--docker-host", host] + AUDIT)
+        status, err, step = timed([imgaudit, "docker-daemon:bench:1", "--docker-host", host] + AUDIT)
         if audited(status):
-            rows["a"].append((wall, rss, drss))
+            rows["a"].append(step)
         else:
             a_failed = f"exit {status}: " + (err.strip().splitlines() or [""])[-1]
-    status, err, save_wall, save_rss, save_drss = timed(["docker", "-H", host, "save", "bench:1", "-o", tar])
+    status, err, save = timed(["docker", "-H", host, "save", "bench:1", "-o", tar])
     if status != 0:
         sys.exit("docker save failed: " + err)
-    status, err, tar_wall, tar_rss, tar_drss = timed([imgaudit, tar] + AUDIT)
+    status, err, audit = timed([imgaudit, tar] + AUDIT)
     os.unlink(tar)
     if not audited(status):
         sys.exit(f"imgaudit x.tar failed (exit {status}): " + err)
-    rows["save"].append((save_wall, save_rss, save_drss))
-    rows["tar"].append((tar_wall, tar_rss, tar_drss))
-    rows["b"].append((save_wall + tar_wall, tar_rss, max(save_drss, tar_drss)))
+    rows["save"].append(save)
+    rows["tar"].append(audit)
+    b = save + audit
+    b.rss = audit.rss  # imgaudit's, not the docker client's
+    rows["b"].append(b)
 
 labels = {
     "a": "(a) imgaudit docker-daemon:bench:1",
@@ -195,17 +219,24 @@ labels = {
     "save": "    docker save -o x.tar alone",
     "tar": "    imgaudit x.tar alone",
 }
-print(f"{'':38} {'wall median':>11} {'runs (s)':>20} {'peak RSS max':>13} {'dockerd peak':>13}")
+print(f"{'':38} {'wall median':>11} {'runs (s)':>20} {'peak RSS max':>13} {'user+sys':>15} {'dockerd peak':>13}"
+      f" {'dockerd cpu':>11}")
 for key, label in labels.items():
     if not rows[key]:
         print(f"{label:38} {'failed, see below' if key == 'a' and a_failed else 'no runs'}")
         continue
-    walls = [w for w, _, _ in rows[key]]
-    rss = max(r for _, r, _ in rows[key]) / 1024
-    drss = max(d for _, _, d in rows[key]) / 1024
+    steps = rows[key]
+    walls = [s.wall for s in steps]
+    rss = max(s.rss for s in steps) / 1024
+    drss = max(s.drss for s in steps) / 1024
+    user = statistics.median(s.user for s in steps)
+    sys_ = statistics.median(s.sys for s in steps)
+    dcpu = statistics.median(s.dcpu for s in steps)
     runs = " ".join(f"{w:.2f}" for w in walls)
-    print(f"{label:38} {statistics.median(walls):9.2f} s {runs:>20} {rss:9.1f} MiB {drss:9.1f} MiB")
-print("peak RSS: of imgaudit (of the docker client for `docker save` alone); dockerd peak: its VmHWM during the step")
+    print(f"{label:38} {statistics.median(walls):9.2f} s {runs:>20} {rss:9.1f} MiB {user:6.2f}+{sys_:5.2f} s"
+          f" {drss:9.1f} MiB {dcpu:9.2f} s")
+print("peak RSS: of imgaudit (of the docker client for `docker save` alone); user+sys: that process's CPU time,"
+      " median;\ndockerd peak: its VmHWM during the step; dockerd cpu: its CPU time during the step, median")
 if a_failed:
     print(f"(a) failed on its first run ({a_failed}); it was not run again")
 EOF

@@ -25,7 +25,10 @@ void check_engine_image_name(const std::string& image) {
 EngineClient::EngineClient(std::string name, EngineEndpoint endpoint, HttpOptions http)
     : name_(std::move(name)), endpoint_(std::move(endpoint)), http_(std::move(http)) {
   http_.unix_socket = endpoint_.unix_socket;
-  if (!endpoint_.ca_cert.empty()) http_.ca_cert = endpoint_.ca_cert;
+  if (!endpoint_.ca_cert.empty()) {
+    http_.ca_cert = endpoint_.ca_cert;
+    http_.tls_hint = "the engine's certificate is checked against " + endpoint_.ca_cert;
+  }
   http_.client_cert = endpoint_.client_cert;
   http_.client_key = endpoint_.client_key;
 }
@@ -47,19 +50,28 @@ std::unique_ptr<HttpStream> EngineClient::get(const std::string& path) {
   try {
     return HttpStream::open(endpoint_.base_url + path, {}, http_, false);
   } catch (const TransferError& e) {
-    throw EngineUnreachable(where() + ": " + e.what());
+    // An engine that refuses the client certificate just drops the connection.
+    std::string hint = e.transient() && !endpoint_.client_cert.empty()
+                           ? " (the engine may not accept the client certificate " + endpoint_.client_cert + ")"
+                           : "";
+    throw EngineUnreachable(where() + ": " + e.what() + hint);
   }
 }
 
 void EngineClient::fail(HttpStream& answer, const std::string& what) {
-  std::string message;
+  std::string body, message;
   try {
-    nlohmann::json body = nlohmann::json::parse(answer.read_all(kMaxEngineAnswer));
-    if (body.is_object() && body.contains("message") && body["message"].is_string()) message = body["message"];
+    body = answer.read_all(kMaxEngineAnswer);
+    nlohmann::json j = nlohmann::json::parse(body);
+    if (j.is_object() && j.contains("message") && j["message"].is_string()) message = j["message"];
   } catch (const std::exception&) {
+    message = body.substr(0, body.find('\n'));  // dockerd answers some errors in plain text
   }
+  std::string hint = answer.status() == 400 && starts_with(endpoint_.base_url, "http://") && endpoint_.unix_socket.empty()
+                         ? " (if the engine speaks TLS: DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH)"
+                         : "";
   throw InputError(where() + ": " + what + ": the engine answered HTTP " + std::to_string(answer.status()) +
-                   (message.empty() ? "" : ": " + printable(message, 300)));
+                   (message.empty() ? "" : ": " + printable(message, 300)) + hint);
 }
 
 std::optional<nlohmann::json> EngineClient::inspect(const std::string& image) {

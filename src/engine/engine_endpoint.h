@@ -12,6 +12,7 @@ struct EngineEndpoint {
   std::string unix_socket;  // the socket's path, for unix:// hosts
   std::string base_url;     // "http://localhost" on a socket, "http(s)://host:port" over TCP
   std::string ca_cert, client_cert, client_key;  // TLS (DOCKER_TLS_VERIFY or a context's TLS material)
+  bool default_port = false;  // tcp:// without a port: 2375, or 2376 with TLS, as the docker CLI takes it
 };
 
 // The environment as the endpoints read it (getenv in the program, a map in tests).
@@ -30,7 +31,7 @@ EngineEndpoint docker_endpoint(const std::string& override_host, const Environme
 // and /run/podman/podman.sock, in that order.
 std::vector<EngineEndpoint> podman_endpoints(const Environment& env);
 
-// "unix:///path" or "tcp://host:port" (and "/path", as DOCKER_HOST allows).
+// "unix:///path" or "tcp://host[:port]" (and "/path", as DOCKER_HOST allows).
 EngineEndpoint parse_engine_host(const std::string& host, const std::string& origin);
 
 }  // namespace imgaudit

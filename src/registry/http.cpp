@@ -148,7 +148,7 @@ struct HttpStream::State {
       case CURLE_SSL_CIPHER:
       case CURLE_SSL_ISSUER_ERROR:
       case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-        return TransferError(host + ": TLS error: " + detail + " (a private CA: --ca-cert FILE)", false);
+        return TransferError(host + ": TLS error: " + detail + " (" + options.tls_hint + ")", false);
       case CURLE_RECV_ERROR:
       case CURLE_SEND_ERROR:
       case CURLE_PARTIAL_FILE:

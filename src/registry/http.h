@@ -15,6 +15,7 @@ struct HttpOptions {
   long timeout_seconds = 30;  // to connect, and without a byte received
   std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
   std::string client_cert, client_key;  // PEM files for TLS client authentication
+  std::string tls_hint = "a private CA: --ca-cert FILE";  // said after a certificate error
 };
 
 // A request that got no HTTP answer, or whose body broke off: refused,

@@ -12,14 +12,6 @@
 namespace imgaudit::test {
 namespace {
 
-// The minirootfs of this machine's architecture: the RUN step of the build executes it.
-std::string host_minirootfs() {
-  utsname u{};
-  uname(&u);
-  std::string arch = u.machine;
-  return arch == "x86_64" || arch == "aarch64" ? alpine_minirootfs(arch) : "";
-}
-
 const char* const kDockerfile = R"(FROM alpine-base:3.20
 RUN echo built > /built.txt
 ENV TZ=Asia/Ho_Chi_Minh

@@ -2,11 +2,13 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <netinet/in.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -69,6 +72,36 @@ bool unix_connectable(const std::string& path) {
   std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;
+  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return ok;
+}
+
+// A port on 127.0.0.1 that nothing listens on now (the kernel's pick); dockerd binds it moments later.
+int free_tcp_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    int e = errno;
+    close(fd);
+    throw std::runtime_error(std::string("no free port on 127.0.0.1: ") + std::strerror(e));
+  }
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+bool tcp_connectable(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
   bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
   close(fd);
   return ok;
@@ -235,9 +268,58 @@ int unix_http_get(const std::string& socket, const std::string& target, std::str
   return status;
 }
 
+// ---- TLS material ----
+
+void make_engine_certs(const std::string& ca_dir, const std::string& client_dir, const std::string& ca_name) {
+  std::filesystem::create_directories(ca_dir);
+  std::filesystem::create_directories(client_dir);
+  // A configuration of its own: nothing of the system's openssl.cnf (its default extensions) applies.
+  const std::string cnf = ca_dir + "/openssl.cnf";
+  write_file(cnf,
+             "[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = unused\n"
+             "[ca_ext]\nbasicConstraints = critical,CA:TRUE\nkeyUsage = critical,keyCertSign,cRLSign\n"
+             "subjectKeyIdentifier = hash\n"
+             "[server_ext]\nbasicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,keyEncipherment\n"
+             "extendedKeyUsage = serverAuth\nsubjectAltName = IP:127.0.0.1\n"
+             "authorityKeyIdentifier = keyid\n"
+             "[client_ext]\nbasicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\n"
+             "extendedKeyUsage = clientAuth\nauthorityKeyIdentifier = keyid\n");
+  const std::string ca = quote(ca_dir + "/ca.pem"), ca_key = quote(ca_dir + "/ca-key.pem");
+  std::random_device random;
+  auto serial = [&] { return (static_cast<uint64_t>(random()) << 20) ^ random(); };  // distinct per certificate
+  auto key = [](const std::string& path) {
+    return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + quote(path);
+  };
+  auto signed_cert = [&](const std::string& key_path, const std::string& cn, const std::string& ext,
+                         const std::string& out) {
+    return "openssl req -new -config " + quote(cnf) + " -key " + quote(key_path) + " -subj " + quote("/CN=" + cn) +
+           " | openssl x509 -req -days 2 -CA " + ca + " -CAkey " + ca_key + " -set_serial " +
+           std::to_string(serial()) + " -extfile " + quote(cnf) + " -extensions " + ext +
+           " -out " + quote(out);
+  };
+  const std::vector<std::string> steps = {
+      key(ca_dir + "/ca-key.pem"),
+      "openssl req -new -x509 -days 2 -config " + quote(cnf) + " -extensions ca_ext -key " + ca_key + " -subj " +
+          quote("/CN=" + ca_name) + " -out " + ca,
+      key(ca_dir + "/server-key.pem"),
+      signed_cert(ca_dir + "/server-key.pem", "127.0.0.1", "server_ext", ca_dir + "/server-cert.pem"),
+      key(client_dir + "/key.pem"),
+      signed_cert(client_dir + "/key.pem", "imgaudit test client", "client_ext", client_dir + "/cert.pem"),
+      "cp " + ca + " " + quote(client_dir + "/ca.pem"),
+  };
+  for (const std::string& step : steps) {
+    std::string out;
+    if (run("(" + step + ") 2>&1", &out) != 0)
+      throw std::runtime_error("making the engine's TLS certificates: " + step + ":\n" + out);
+  }
+  chmod((ca_dir + "/ca-key.pem").c_str(), 0600);
+  chmod((ca_dir + "/server-key.pem").c_str(), 0600);
+  chmod((client_dir + "/key.pem").c_str(), 0600);
+}
+
 // ---- LocalDockerd ----
 
-LocalDockerd::LocalDockerd() : owner_(getpid()) {
+LocalDockerd::LocalDockerd(const DockerdOptions& options) : owner_(getpid()) {
   dir_ = short_temp_dir("iad-");
   try {
     std::string name = std::filesystem::path(dir_).filename().string();
@@ -274,18 +356,34 @@ LocalDockerd::LocalDockerd() : owner_(getpid()) {
         !containerd_->running())
       throw std::runtime_error("containerd did not come up on " + cd + "/containerd.sock:\n" +
                                tail_lines(dir_ + "/containerd.log", 30));
-    dockerd_ = std::make_unique<Background>(
-        std::vector<std::string>{"dockerd", "--config-file", dir_ + "/daemon.json", "--storage-driver=vfs",
-                                 "--iptables=false", "--ip6tables=false", "--ip-forward=false", "--bridge=none",
-                                 "--data-root", dir_ + "/data", "--exec-root", dir_ + "/exec", "--pidfile",
-                                 dir_ + "/dockerd.pid", "-H", host(), "--containerd", cd + "/containerd.sock",
-                                 "--containerd-namespace", "imgaudit", "--containerd-plugins-namespace",
-                                 "imgaudit-plugins"},
-        dir_ + "/dockerd.log");
+    std::vector<std::string> argv{"dockerd", "--config-file", dir_ + "/daemon.json", "--storage-driver=vfs",
+                                  "--iptables=false", "--ip6tables=false", "--ip-forward=false", "--bridge=none",
+                                  "--data-root", dir_ + "/data", "--exec-root", dir_ + "/exec", "--pidfile",
+                                  dir_ + "/dockerd.pid", "-H", host(), "--containerd", cd + "/containerd.sock",
+                                  "--containerd-namespace", "imgaudit", "--containerd-plugins-namespace",
+                                  "imgaudit-plugins"};
+    int port = 0;
+    if (options.tcp_tls) {
+      // TLS on the TCP listener only (dockerd never wraps its unix socket); client certificates required.
+      std::string tls = dir_ + "/tls";
+      make_engine_certs(tls, dir_ + "/client");
+      port = free_tcp_port();
+      argv.insert(argv.end(), {"-H", "tcp://127.0.0.1:" + std::to_string(port), "--tlsverify",
+                               "--tlscacert=" + tls + "/ca.pem", "--tlscert=" + tls + "/server-cert.pem",
+                               "--tlskey=" + tls + "/server-key.pem"});
+    }
+    dockerd_ = std::make_unique<Background>(argv, dir_ + "/dockerd.log");
     if (!wait_until([&] { return pings(socket()) || !dockerd_->running(); }, left_ms()) || !dockerd_->running())
       throw std::runtime_error("dockerd did not answer GET /_ping on " + socket() + " within " +
                                std::to_string(kStartTimeoutMs / 1000) + " s:\n" + tail_lines(dir_ + "/dockerd.log", 30) +
                                "\ncontainerd:\n" + tail_lines(dir_ + "/containerd.log", 10));
+    if (port) {
+      if (!wait_until([&] { return tcp_connectable(port) || !dockerd_->running(); }, std::max(left_ms(), 2000)) ||
+          !dockerd_->running())
+        throw std::runtime_error("dockerd does not listen on 127.0.0.1:" + std::to_string(port) + ":\n" +
+                                 tail_lines(dir_ + "/dockerd.log", 30));
+      tcp_port_ = port;
+    }
   } catch (...) {
     shutdown();
     throw;
@@ -313,17 +411,19 @@ int LocalDockerd::docker(const std::string& args, std::string* out) const {
              out);
 }
 
-std::unique_ptr<LocalDockerd> LocalDockerd::start_or_skip_reason(std::string* why) {
+std::unique_ptr<LocalDockerd> LocalDockerd::start_or_skip_reason(std::string* why, const DockerdOptions& options) {
   std::string reason;
   if (geteuid() != 0) {
     reason = "a private dockerd needs root";
   } else {
     for (const char* tool : {"dockerd", "containerd", "docker"})
       if (reason.empty() && !have_tool(tool)) reason = std::string(tool) + " is not on PATH (Debian package docker.io)";
+    if (reason.empty() && options.tcp_tls && !have_tool("openssl"))
+      reason = "openssl is not on PATH (Debian package openssl): it makes the engine's TLS certificates";
   }
   if (reason.empty()) {
     try {
-      return std::make_unique<LocalDockerd>();
+      return std::make_unique<LocalDockerd>(options);
     } catch (const std::exception& e) {
       reason = e.what();
     }
@@ -429,6 +529,13 @@ LocalPodman* shared_podman(std::string* why) {
   static std::unique_ptr<LocalPodman> instance = LocalPodman::start_or_skip_reason(&reason);
   if (!instance && why) *why = reason;
   return instance.get();
+}
+
+std::string host_minirootfs() {
+  utsname u{};
+  uname(&u);
+  std::string arch = u.machine;
+  return arch == "x86_64" || arch == "aarch64" ? alpine_minirootfs(arch) : "";
 }
 
 }  // namespace imgaudit::test

@@ -20,15 +20,35 @@ namespace imgaudit::test {
 // returns the HTTP status, or -1 when nothing answers; the body in *body when given.
 int unix_http_get(const std::string& socket, const std::string& target, std::string* body = nullptr);
 
+// With the openssl CLI: a fresh CA (ca_dir/ca.pem, ca_dir/ca-key.pem; "CN" is `ca_name`), a server
+// certificate it signs for 127.0.0.1 (ca_dir/server-cert.pem, ca_dir/server-key.pem), and a client
+// certificate it signs (client authentication), laid out as DOCKER_CERT_PATH and a docker context's TLS
+// folder hold them: client_dir/ca.pem (a copy of the CA), client_dir/cert.pem, client_dir/key.pem.
+// EC P-256 keys, valid for two days. Throws std::runtime_error with openssl's output when it fails.
+void make_engine_certs(const std::string& ca_dir, const std::string& client_dir,
+                       const std::string& ca_name = "imgaudit test engine CA");
+
+struct DockerdOptions {
+  // Also listen on tcp://127.0.0.1:PORT (a free port) with --tlsverify: the server certificate and the
+  // client's are made by make_engine_certs, the client's in client_cert_dir(). Needs openssl on PATH.
+  bool tcp_tls = false;
+};
+
+// The Alpine minirootfs of this machine's architecture (a build's RUN step executes it); "" when
+// ../shared/rootfs has none for it.
+std::string host_minirootfs();
+
 class LocalDockerd {
  public:
   // nullptr, with the reason in *why, when not root, when dockerd, containerd or docker is not on PATH
-  // (Debian's docker.io), or when the engine does not start.
-  static std::unique_ptr<LocalDockerd> start_or_skip_reason(std::string* why);
+  // (Debian's docker.io), openssl too for tcp_tls, or when the engine does not start.
+  static std::unique_ptr<LocalDockerd> start_or_skip_reason(std::string* why, const DockerdOptions& options = {});
 
   // Starts containerd and dockerd (vfs, no bridge, no iptables) and waits until GET /_ping answers OK,
-  // at most ~30 s; else throws std::runtime_error with the end of their logs. Needs root.
-  LocalDockerd();
+  // at most ~30 s (and, with tcp_tls, until the TCP port takes connections); else throws
+  // std::runtime_error with the end of their logs. Needs root.
+  LocalDockerd() : LocalDockerd(DockerdOptions{}) {}
+  explicit LocalDockerd(const DockerdOptions& options);
   ~LocalDockerd();  // SIGTERM (then SIGKILL) of dockerd and containerd, and the folder removed
   LocalDockerd(const LocalDockerd&) = delete;
   LocalDockerd& operator=(const LocalDockerd&) = delete;
@@ -38,6 +58,11 @@ class LocalDockerd {
   std::string dir() const { return dir_; }
   std::string log() const;  // dockerd's log
 
+  // With tcp_tls: "tcp://127.0.0.1:PORT" (TLS, client certificates required), and the folder holding
+  // ca.pem, cert.pem and key.pem for it (DOCKER_CERT_PATH). "" without tcp_tls.
+  std::string tcp_host() const { return tcp_port_ ? "tcp://127.0.0.1:" + std::to_string(tcp_port_) : ""; }
+  std::string client_cert_dir() const { return tcp_port_ ? dir_ + "/client" : ""; }
+
   // Runs `docker -H host() ARGS` through the shell (ARGS may end in redirections), with the classic
   // builder (DOCKER_BUILDKIT=0) and a client config of its own; exit status, stdout in *out.
   int docker(const std::string& args, std::string* out = nullptr) const;
@@ -46,6 +71,7 @@ class LocalDockerd {
   void shutdown();
   std::string dir_;
   pid_t owner_ = -1;
+  int tcp_port_ = 0;
   std::unique_ptr<Background> containerd_, dockerd_;
 };
 
