@@ -28,6 +28,20 @@ void write_json(std::ostream& out, const AuditReport& report);
 nlohmann::json report_sarif(const AuditReport& report);
 void write_sarif(std::ostream& out, const AuditReport& report);
 
+// JUnit XML: one test case per catalog rule, a failure per finding, so CI
+// test tabs list them.
+void write_junit(std::ostream& out, const AuditReport& report);
+
+// GitLab Code Quality JSON: one issue per finding (description, check_name,
+// fingerprint, severity, location.path, location.lines.begin).
+void write_codequality(std::ostream& out, const AuditReport& report);
+
+// A finding's identity across runs of the same image, for SARIF's
+// partialFingerprints and Code Quality's fingerprint: its rule and paths (or,
+// for what the config says, its rule alone), never a digest, so a rebuild
+// keeps it. 32 hex digits.
+std::string finding_fingerprint(const Finding& finding);
+
 struct TextOptions {
   bool quiet = false;  // findings only: no header, no summary
   bool color = false;
