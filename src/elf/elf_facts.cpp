@@ -197,11 +197,14 @@ ElfFacts collect(const ElfFile& file) {
   bool maybe_go = go_section || !has_sections;
   bool maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
 
-  enum { kRustPanic, kRustcPath, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld, kGoMagic,
+  enum { kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld, kGoMagic,
          kGoTzdata, kGoTls, kNeedles };
   std::vector<std::string_view> needles(kNeedles);
   needles[kRustPanic] = "rust_panic";
   needles[kRustcPath] = "/rustc/";
+  // Rust's std names its sources in panic locations; distributions build it
+  // from their own folders (Debian: /usr/src/rustc-VERSION/), not /rustc/HASH/.
+  needles[kRustStd] = "library/std/src/";
   needles[kMimalloc] = "mimalloc: ";
   needles[kJemalloc] = "<jemalloc>";
   needles[kTcmalloc] = "tcmalloc: ";
@@ -239,7 +242,7 @@ ElfFacts collect(const ElfFile& file) {
     else if (found(kTcmalloc)) f.allocator = "tcmalloc";
   }
   f.uses_tls = needs_tls_library(f.needed) || (go && found(kGoTls));
-  f.rust = file.section(".rustc") || found(kRustPanic) || found(kRustcPath);
+  f.rust = file.section(".rustc") || found(kRustPanic) || found(kRustcPath) || found(kRustStd);
 
   std::string_view head = file.bytes().substr(0, 4096);
   f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
