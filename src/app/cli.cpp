@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,8 @@
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
 #include "app/engine_cli.h"
+#include "app/report_outputs.h"
+#include "app/settings_cli.h"
 #include "app/registry_cli.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
@@ -32,17 +36,6 @@ int fail(const std::string& message) {
   return kExitError;
 }
 
-bool color_wanted(const std::string& output_file) {
-  return output_file.empty() && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-}
-
-// --config FILE, else ./.imgaudit.json when it exists, else no policy.
-Policy load_policy(const std::string& config_path) {
-  if (!config_path.empty()) return load_policy_file(config_path);
-  if (std::ifstream(".imgaudit.json")) return load_policy_file(".imgaudit.json");
-  return {};
-}
-
 int print_rules(std::ostream& out) {
   for (auto& r : Catalog::builtin().rules())
     out << r.id << std::string(r.id.size() < 26 ? 26 - r.id.size() : 1, ' ') << to_string(r.severity)
@@ -61,8 +54,8 @@ int explain_rule(std::ostream& out, const std::string& id) {
 }
 
 struct CliOptions {
-  std::string image, platform, format = "text", output, fail_on = "error", dockerfile, config_path;
-  std::vector<std::string> ignores;
+  std::string image, platform, format = "text", fail_on = "error", dockerfile, color = "auto";
+  std::vector<std::string> outputs, ignores;
   bool quiet = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
@@ -81,69 +74,81 @@ AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
   return options;
 }
 
-// Writes to -o FILE or standard output; false (after saying why) when that fails.
-template <typename Render>
-bool write_output(const std::string& output, Render render) {
-  std::ofstream file;
-  if (!output.empty()) {
-    file.open(output, std::ios::trunc);
-    if (!file) {
-      fail(output + ": cannot write the report: " + std::strerror(errno));
-      return false;
-    }
-  }
-  std::ostream& out = output.empty() ? std::cout : file;
-  render(out);
-  out.flush();
-  if (!out) fail((output.empty() ? std::string("standard output") : output) + ": write failed");
-  return static_cast<bool>(out);
+ColorMode color_mode(const std::string& name) {
+  return name == "always" ? ColorMode::Always : name == "never" ? ColorMode::Never : ColorMode::Auto;
 }
 
-int run_audit(const CliOptions& cli) {
-  Policy policy = load_policy(cli.config_path);
+// The settings file's ignore and severity, then each --ignore.
+Policy policy_of(const CliOptions& cli, const SettingsFile& settings, const std::string& settings_path) {
+  Policy policy = policy_from_json(settings.document(), settings_path);
   for (auto& spec : cli.ignores) add_ignore_option(policy, spec);
+  return policy;
+}
 
+int run_audit(const CliOptions& cli, const Policy& policy) {
+  std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   Audit audit(audit_options(cli, cli.image));
   AuditReport report = audit.report();  // the facts still point into `audit`
-  std::vector<Suppressed> suppressed;
-  report.findings = apply_policy(std::move(report.findings), policy, &suppressed);
-  for (auto& s : suppressed) report.suppressed.emplace_back(std::move(s.finding), std::move(s.reason));
-  if (!cli.dockerfile.empty()) link_findings_to_dockerfile(report, map_dockerfile(cli.dockerfile, report.facts.image));
+  review_findings(report, policy, cli.dockerfile, local_date_today());
 
-  bool written = write_output(cli.output, [&](std::ostream& out) {
-    if (cli.format == "json") return write_json(out, report);
-    if (cli.format == "sarif") return write_sarif(out, report);
-    TextOptions text;
-    text.quiet = cli.quiet;
-    text.color = color_wanted(cli.output);
-    write_text(out, report, text);
-  });
-  if (!written) return kExitError;
+  if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
 
   if (cli.fail_on == "never") return kExitClean;
   Severity threshold = *parse_severity(cli.fail_on);
-  for (auto& f : report.findings)
-    if (f.severity >= threshold) return kExitFindings;
+  size_t over = std::count_if(report.findings.begin(), report.findings.end(),
+                              [&](const Finding& f) { return f.severity >= threshold; });
+  if (over == 0) return kExitClean;
+  // CI logs end with why the job failed.
+  std::cerr << "imgaudit: exit status 1: " << over << " finding" << (over == 1 ? "" : "s") << " at or above --fail-on "
+            << cli.fail_on << '\n';
+  return kExitFindings;
+}
+
+int run_compare(const CliOptions& cli, const std::string& a, const std::string& b, const std::string& output) {
+  output_targets("text", output.empty() ? std::vector<std::string>{} : std::vector<std::string>{output});
+  Audit audit_a(audit_options(cli, a));
+  Audit audit_b(audit_options(cli, b));
+  std::ofstream file;
+  if (!output.empty()) file.open(output, std::ios::trunc);
+  std::ostream& out = output.empty() ? std::cout : file;
+  if (cli.format == "json") {
+    out << compare_json(audit_a.report(), audit_b.report(), a, b).dump(2) << '\n';
+  } else {
+    const char* no_color = std::getenv("NO_COLOR");
+    bool color = cli.color == "always" ||
+                 (cli.color == "auto" && output.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+    write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color);
+  }
+  out.flush();
+  if (!out) return fail((output.empty() ? std::string("standard output") : output) + ": write failed");
   return kExitClean;
 }
 
-int run_compare(const CliOptions& cli, const std::string& a, const std::string& b) {
-  Audit audit_a(audit_options(cli, a));
-  Audit audit_b(audit_options(cli, b));
-  bool written = write_output(cli.output, [&](std::ostream& out) {
-    if (cli.format == "json") {
-      out << compare_json(audit_a.report(), audit_b.report(), a, b).dump(2) << '\n';
-    } else {
-      write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color_wanted(cli.output));
-    }
-  });
-  return written ? kExitClean : kExitError;
+// A --config file that is not there.
+std::string settings_file_missing(const CLI::App& app, const CLI::FileError& e) {
+  std::string file = settings_file_read(app);
+  return (file.empty() ? std::string(e.what()) : file + ": no such settings file") + " (--config, IMGAUDIT_CONFIG)";
+}
+
+// A bad value from the command line, a variable or the settings file, naming where it came from.
+std::string settings_error(const CLI::App& app, const SettingsFile& settings, const CLI::ParseError& e) {
+  std::string what = e.what();
+  std::string file = settings_file_read(app);
+  if (!file.empty() && starts_with(what, file + ": ")) return what;
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->get_lnames().empty() || !starts_with(what, "--" + o->get_lnames().front() + ":")) continue;
+    std::string name = o->get_lnames().front();
+    const char* var = std::getenv(settings_variable(name).c_str());
+    if (var && *var) return what + " (from " + settings_variable(name) + ")";
+    if (settings.flags_set().count(name)) return what + " (from " + file + ")";
+  }
+  return what + " (see imgaudit --help)";
 }
 
 }  // namespace
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it"};
+  CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it", "imgaudit"};
   app.set_version_flag("--version", std::string("imgaudit ") + kImgauditVersion);
 
   CliOptions cli;
@@ -152,15 +157,19 @@ int run_cli(int argc, char** argv) {
                  "- (a docker save archive on standard input), docker-daemon:NAME, podman:NAME, docker://REF, or a "
                  "name looked for in the local Docker Engine, Podman, then the registry (--image-src)");
   app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
-  app.add_option("--format", cli.format, "report format")->check(CLI::IsMember({"text", "json", "sarif"}));
-  app.add_option("-o,--output", cli.output, "write the report to FILE instead of standard output");
+  app.add_option("--format", cli.format, "report format on standard output")->check(CLI::IsMember(report_formats()));
+  app.add_option("-o,--output", cli.outputs,
+                 "FILE: the --format report to FILE instead of standard output; FORMAT=FILE: also that format to FILE "
+                 "(text, json, sarif, junit, codequality); repeatable")
+      ->allow_extra_args(false);
   app.add_option("--fail-on", cli.fail_on, "lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  app.add_flag("-q,--quiet", cli.quiet, "text: print findings only; nothing when there are none");
+  app.add_flag("-q,--quiet", cli.quiet, "text: the findings and the summary line only; nothing when there are none");
+  app.add_option("--color", cli.color, "colour in the text report: auto (a terminal, unless NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("-j,--jobs", cli.jobs, "layers read at once (default: one per core)");
   app.add_option("--ignore", cli.ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--config", cli.config_path, "config file with ignores and severity overrides (default: ./.imgaudit.json)");
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");
   add_registry_options(app, cli.registry);
   add_engine_options(app, cli.engine);
@@ -169,32 +178,45 @@ int run_cli(int argc, char** argv) {
   std::string explain_id;
   auto* explain_cmd = app.add_subcommand("explain", "print one rule in full");
   explain_cmd->add_option("ID", explain_id, "rule id, as in imgaudit rules")->required();
-  std::string compare_a, compare_b;
+  std::string compare_a, compare_b, compare_output;
   auto* compare_cmd = app.add_subcommand("compare", "two images side by side: distro, libc, size, tzdata, CA, Python, findings");
   compare_cmd->add_option("IMAGE_A", compare_a, "first image")->required();
   compare_cmd->add_option("IMAGE_B", compare_b, "second image")->required();
   compare_cmd->add_option("--format", cli.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  compare_cmd->add_option("-o,--output", cli.output, "write to FILE instead of standard output");
+  compare_cmd->add_option("-o,--output", compare_output, "write to FILE instead of standard output");
   compare_cmd->add_option("--platform", cli.platform, "os/arch[/variant] for both images");
+  bool schema = false;
+  auto* config_cmd = app.add_subcommand("config", "print every setting, its value and where it came from");
+  config_cmd->add_flag("--schema", schema, "print the settings file's JSON Schema instead");
   app.require_subcommand(0, 1);
+  std::shared_ptr<SettingsFile> settings = add_settings(app);
 
   try {
     app.parse(argc, argv);
     if (rules_cmd->parsed()) return print_rules(std::cout);
     if (explain_cmd->parsed()) return explain_rule(std::cout, explain_id);
+    if (config_cmd->parsed()) {
+      if (schema) std::cout << settings_schema(app).dump(2) << '\n';
+      else print_settings(std::cout, app, *settings, argc, argv);
+      return kExitClean;
+    }
     if (!compare_cmd->parsed() && cli.image.empty()) throw CLI::RequiredError("IMAGE");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::FileError& e) {
+    return fail(settings_file_missing(app, e));
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    return fail(what + " (see imgaudit --help)");
+    return fail(settings_error(app, *settings, e));
   }
 
   const std::string& subject = compare_cmd->parsed() ? compare_a + " " + compare_b : cli.image;
   try {
-    return compare_cmd->parsed() ? run_compare(cli, compare_a, compare_b) : run_audit(cli);
+    std::string settings_path = settings_file_read(app);
+    if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
+    if (compare_cmd->parsed()) return run_compare(cli, compare_a, compare_b, compare_output);
+    return run_audit(cli, policy_of(cli, *settings, settings_path));
   } catch (const InputError& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {

@@ -5,12 +5,18 @@ namespace imgaudit {
 namespace {
 
 std::optional<DockerfileLocation> location_for(const Finding& f, const ImageFacts& facts, const DockerfileMap& map) {
+  if (map.matches_nothing()) return std::nullopt;  // not the Dockerfile that built it: its lines say nothing
   if (f.layer >= 0) return map.for_layer(f.layer);
   if (f.id == "runs-as-root") return map.for_user();
   if (f.id == "tz-env-without-tzdata") return map.for_env("TZ");
   if (f.id == "musl-allocator") return map.for_env("LD_PRELOAD");
   if (!facts.image.layers.empty()) return map.for_layer(0);  // what the base brought (or did not)
   return std::nullopt;
+}
+
+nlohmann::json ignore_json(const IgnoreRule& ig) {
+  return {{"id", ig.id},           {"path", ig.path_glob}, {"image", ig.image_glob},
+          {"expires", ig.expires}, {"origin", ig.origin},  {"reason", ig.reason}};
 }
 
 }  // namespace
@@ -21,6 +27,30 @@ void link_findings_to_dockerfile(AuditReport& report, const DockerfileMap& map) 
     if (!loc) continue;
     f.dockerfile = DockerfileLine{loc->path, loc->first_line, loc->last_line, loc->instruction};
   }
+  report.warnings.insert(report.warnings.end(), map.mismatches().begin(), map.mismatches().end());
+}
+
+void add_dockerfile_pragmas(Policy& policy, const Dockerfile& dockerfile) {
+  for (const Instruction& in : dockerfile.instructions)
+    for (const IgnorePragma& p : in.ignore_pragmas)
+      add_pragma_ignore(policy, dockerfile.path, p.line, in.first_line, p.ids, p.reason);
+}
+
+void review_findings(AuditReport& report, Policy policy, const std::string& dockerfile, const std::string& today) {
+  if (!dockerfile.empty()) {
+    DockerfileMap map = map_dockerfile(dockerfile, report.facts.image);
+    add_dockerfile_pragmas(policy, map.dockerfile());
+    link_findings_to_dockerfile(report, map);
+  }
+  PolicyOutcome out = apply_policy(std::move(report.findings), policy, PolicyContext{today, image_names(report.facts.image)});
+  report.findings = std::move(out.kept);
+  report.suppressed_origins.resize(report.suppressed.size());
+  for (auto& s : out.suppressed) {
+    report.suppressed.emplace_back(std::move(s.finding), std::move(s.reason));
+    report.suppressed_origins.push_back(std::move(s.origin));
+  }
+  for (auto& ig : out.unused) report.unused_ignores.push_back(ignore_json(ig));
+  for (auto& ig : out.expired) report.expired_ignores.push_back(ignore_json(ig));
 }
 
 }  // namespace imgaudit

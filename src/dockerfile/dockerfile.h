@@ -7,6 +7,15 @@
 
 namespace imgaudit {
 
+// `# imgaudit ignore=ID[,ID] reason`, on a comment line directly above an
+// instruction (hadolint's habit): accepts those rules for what the
+// instruction brought.
+struct IgnorePragma {
+  int line = 0;  // 1-based, the comment's
+  std::vector<std::string> ids;
+  std::string reason;
+};
+
 // One instruction of a Dockerfile, its continuation lines joined.
 struct Instruction {
   std::string keyword;  // upper case: "RUN", "COPY", "FROM"
@@ -16,6 +25,7 @@ struct Instruction {
   std::vector<std::string> heredocs;                  // bodies of its <<EOF documents, in order
   int first_line = 0, last_line = 0;                  // 1-based, inclusive (heredoc terminators included)
   int stage = -1;  // index into Dockerfile::stages; -1 for an ARG before the first FROM
+  std::vector<IgnorePragma> ignore_pragmas;  // from the comment lines right above it
 
   std::optional<std::string> flag(const std::string& name) const;
   std::string text() const;  // "COPY --from=build /out/app /app", whitespace collapsed, heredoc bodies left out
@@ -35,8 +45,11 @@ struct Dockerfile {
 };
 
 // Parses Dockerfile text: parser directives (`# escape=`), comments, line
-// continuations, heredocs, JSON and shell forms, stages. Throws InputError
-// naming `path` and the line for what the builders would reject.
+// continuations, heredocs, JSON and shell forms, stages, imgaudit ignore
+// pragmas. Throws InputError naming `path` and the line for what the builders
+// would reject, and for a pragma without a reason, malformed, or not directly
+// above an instruction (a blank line or the end of the file after it, or
+// inside an instruction's continuation lines).
 Dockerfile parse_dockerfile(const std::string& text, const std::string& path);
 
 // Reads and parses a file; InputError when it cannot be read.

@@ -24,7 +24,9 @@ void to_json(nlohmann::json& j, const DockerfileLocation& l);
 
 // The image's history entries and layers matched to the Dockerfile that built
 // it: to the instructions of its last stage (and of the earlier stages that
-// stage is built FROM); what the base image brought maps to the FROM line.
+// stage is built FROM); what the base image brought maps to the FROM line;
+// steps no instruction matches (a Dockerfile changed since the build) map to
+// nothing, and mismatches() names them.
 class DockerfileMap {
  public:
   DockerfileMap(Dockerfile dockerfile, const ImageInfo& image);
@@ -41,6 +43,15 @@ class DockerfileMap {
 
   const Dockerfile& dockerfile() const { return dockerfile_; }
 
+  // Which of the image's history steps match no instruction, one line each
+  // ("Dockerfile does not match the image's history: step 3 of 5 `RUN ...`
+  // has no instruction there ..."), or one line when none matches at all.
+  // Those steps' layers map to nothing: for_layer and for_history say nullopt.
+  const std::vector<std::string>& mismatches() const { return mismatches_; }
+  // No step matches: the Dockerfile did not build this image (a FROM line
+  // alone, or an image without history, is no mismatch).
+  bool matches_nothing() const { return unrelated_; }
+
  private:
   DockerfileLocation location(size_t instruction) const;
 
@@ -50,6 +61,8 @@ class DockerfileMap {
   std::vector<long> history_;         // instruction per history entry, -1 for none
   std::vector<long> layers_;          // instruction per layer, -1 for none
   std::set<std::string> image_env_;   // names in the image's Env
+  std::vector<std::string> mismatches_;
+  bool unrelated_ = false;
 };
 
 // Reads the Dockerfile at `path` (InputError when unreadable or malformed)

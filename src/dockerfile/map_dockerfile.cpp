@@ -6,6 +6,7 @@
 
 #include "dockerfile/dockerfile_map.h"
 #include "dockerfile/history_step.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -89,13 +90,33 @@ DockerfileMap::DockerfileMap(Dockerfile dockerfile, const ImageInfo& image) : do
   // Nothing matched: a Dockerfile of a FROM line alone made nothing of its
   // own; any other is not the one that built this image.
   bool base_only = first == matched.end() && chain_.empty();
+  const size_t first_entry = static_cast<size_t>(first - matched.begin());
+  // Entries before the first matched one are the base image's, but for as
+  // many as there are instructions before the first matched instruction:
+  // those entries, right before it, are taken to be what these instructions
+  // made before they were changed; they match no instruction.
+  size_t base_entries = 0;
+  if (first != matched.end()) base_entries = first_entry - std::min(static_cast<size_t>(*first), first_entry);
   for (size_t e = 0; e < matched.size(); ++e) {
     long at = -1;
     if (matched[e] >= 0) at = static_cast<long>(chain_[matched[e]]);
-    else if (base_only || e < static_cast<size_t>(first - matched.begin())) at = static_cast<long>(base_from_);
+    else if (base_only || e < base_entries) at = static_cast<long>(base_from_);
     history_.push_back(at);
   }
   if (first == matched.end() && !base_only) std::fill(history_.begin(), history_.end(), -1);
+
+  unrelated_ = first == matched.end() && !base_only && !steps.empty();
+  if (unrelated_) {
+    mismatches_.push_back(df.path + " does not match the image's history: none of its " + std::to_string(steps.size()) +
+                          " steps comes from an instruction there, so findings carry no Dockerfile line");
+  } else if (first != matched.end()) {
+    for (size_t e = base_entries; e < matched.size(); ++e)
+      if (matched[e] < 0)
+        mismatches_.push_back(df.path + " does not match the image's history: step " + std::to_string(e + 1) + " of " +
+                              std::to_string(steps.size()) + " `" +
+                              printable(collapse_whitespace(created_by(image.history[e])), 120) +
+                              "` has no instruction there (findings from it carry no Dockerfile line)");
+  }
 
   size_t entry = 0;
   if (image.history.is_array())

@@ -76,12 +76,19 @@ class Parser {
     read_directives();
     while (next_ < lines_.size()) {
       const std::string& line = lines_[next_];
-      if (is_blank(line) || is_comment(line)) {
+      if (is_blank(line)) {
+        if (!pending_.empty()) fail(pending_.back().line, kNotAbove);
+        ++next_;
+        continue;
+      }
+      if (is_comment(line)) {
+        if (auto p = pragma(line, static_cast<int>(next_) + 1)) pending_.push_back(std::move(*p));
         ++next_;
         continue;
       }
       add_instruction();
     }
+    if (!pending_.empty()) fail(pending_.back().line, kNotAbove);
     if (df_.stages.empty()) throw InputError(df_.path + ": no FROM instruction: not a Dockerfile");
     return std::move(df_);
   }
@@ -89,6 +96,37 @@ class Parser {
  private:
   [[noreturn]] void fail(int line, const std::string& why) const {
     throw InputError(df_.path + ":" + std::to_string(line) + ": " + why);
+  }
+
+  static constexpr const char* kNotAbove = "the imgaudit ignore pragma is not directly above an instruction";
+  static constexpr const char* kPragmaForm = "# imgaudit ignore=ID[,ID] reason";
+
+  // `# imgaudit ignore=ID[,ID] reason`; nullopt for any other comment (one
+  // whose words are not `imgaudit ignore...`).
+  std::optional<IgnorePragma> pragma(const std::string& line, int n) const {
+    std::string body = ltrim(ltrim(line).substr(1));
+    if (body.compare(0, 8, "imgaudit") != 0 || body.size() == 8 || (body[8] != ' ' && body[8] != '\t'))
+      return std::nullopt;
+    std::string rest = ltrim(body.substr(8));
+    size_t end = rest.find_first_of(" \t");
+    std::string token = rest.substr(0, end);
+    if (token != "ignore" && token.compare(0, 7, "ignore=") != 0) return std::nullopt;
+    IgnorePragma p;
+    p.line = n;
+    if (token.size() > 7) {
+      std::string ids = token.substr(7);
+      for (size_t start = 0;;) {
+        size_t comma = ids.find(',', start);
+        p.ids.push_back(ids.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    if (p.ids.empty() || std::any_of(p.ids.begin(), p.ids.end(), [](const std::string& id) { return id.empty(); }))
+      fail(n, std::string("malformed imgaudit pragma: expected ") + kPragmaForm + " (rule ids separated by commas, no spaces)");
+    p.reason = end == std::string::npos ? std::string() : rtrim(ltrim(rest.substr(end)));
+    if (p.reason.empty()) fail(n, "imgaudit " + token + " needs a reason after the rule ids: " + kPragmaForm);
+    return p;
   }
 
   // `# escape=` and the other directives may only open the file, before any
@@ -120,6 +158,9 @@ class Parser {
     while (next_ < lines_.size()) {
       const std::string& line = lines_[next_];
       if (continuing && (is_blank(line) || is_comment(line))) {
+        if (is_comment(line) && pragma(line, static_cast<int>(next_) + 1))
+          fail(static_cast<int>(next_) + 1,
+               "the imgaudit ignore pragma is inside an instruction's continuation lines: put it above the instruction");
         ++next_;
         continue;
       }
@@ -216,6 +257,8 @@ class Parser {
       fail(in.first_line, in.keyword + " before the first FROM: only ARG may come before it");
     }
     in.stage = static_cast<int>(df_.stages.size()) - 1;
+    in.ignore_pragmas = std::move(pending_);
+    pending_.clear();
     df_.instructions.push_back(std::move(in));
   }
 
@@ -250,6 +293,7 @@ class Parser {
 
   std::vector<std::string> lines_;
   size_t next_ = 0;
+  std::vector<IgnorePragma> pending_;  // pragmas seen since the last instruction
   Dockerfile df_;
 };
 

@@ -16,6 +16,13 @@ struct AuditReport {
   std::vector<Finding> findings;
   std::vector<std::string> warnings;  // hostile or unreadable entries that were skipped
   std::vector<std::pair<Finding, std::string>> suppressed;  // ignored findings and why
+  // Where the ignore behind suppressed[i] was given: the config file, "--ignore", "Dockerfile:12"
+  // (a pragma); may be shorter than suppressed (then: not said).
+  std::vector<std::string> suppressed_origins;
+  // Ignores that applied to this image but matched no finding, and ignores past their date:
+  // [{"id", "path", "image", "expires", "origin", "reason"}], "" for what the ignore does not set.
+  nlohmann::json unused_ignores = nlohmann::json::array();
+  nlohmann::json expired_ignores = nlohmann::json::array();
 };
 
 inline constexpr int kJsonSchemaVersion = 1;

@@ -1,3 +1,26 @@
+// SARIF 2.1.0 for GitHub code scanning, GitLab and Azure DevOps.
+//
+// Choices:
+// - Every result has a physical location (GitHub refuses an upload with one that has none): the Dockerfile
+//   instruction behind it when --dockerfile attributed it; else each of its files, as its path inside the
+//   image relative to the uriBaseId IMAGEROOT ("usr/bin/app"); else, for what the image config says
+//   (runs-as-root, tz-env-without-tzdata...), the Dockerfile when one was given, else a pseudo-artifact
+//   naming the image (its first repo tag that is a whole reference, else its first repo digest, else the
+//   source it was read from),
+//   relative to the uriBaseId IMAGE. Both uriBaseIds are declared in run.originalUriBaseIds with what they
+//   stand for; URIs are percent-encoded (file names from an image may hold anything).
+// - The image paths stay as logical locations too.
+// - partialFingerprints: {"imgauditFindingHash/v1": finding_fingerprint(f)}, the rule and the paths: stable
+//   across runs and rebuilds of one image, whatever the Dockerfile lines.
+// - security-severity per rule from its severity: error "7.0" (GitHub: high), warning "4.0" (medium),
+//   info "1.0" (low).
+// - helpUri: the rule's first reference (the project publishes no page per rule); help holds what
+//   `imgaudit explain` prints.
+// - Ignored findings are results too, with suppressions [{kind: "external", status: "accepted",
+//   justification: the ignore's reason}], so code scanning shows them as dismissed instead of as fixed; an
+//   ignore from a `# imgaudit ignore=` line of the Dockerfile is kind "inSource", located at that line.
+// - Text that is not UTF-8 (file names from the image) becomes U+FFFD instead of failing the report.
+#include <algorithm>
 #include <map>
 
 #include "report/report.h"
@@ -8,6 +31,10 @@ namespace imgaudit {
 
 namespace {
 
+constexpr const char* kImageRoot = "IMAGEROOT";
+constexpr const char* kImage = "IMAGE";
+constexpr const char* kFingerprintKey = "imgauditFindingHash/v1";
+
 const char* sarif_level(Severity s) {
   switch (s) {
     case Severity::Error: return "error";
@@ -17,38 +44,145 @@ const char* sarif_level(Severity s) {
   return "warning";
 }
 
+const char* security_severity(Severity s) {
+  switch (s) {
+    case Severity::Error: return "7.0";
+    case Severity::Warning: return "4.0";
+    case Severity::Info: return "1.0";
+  }
+  return "4.0";
+}
+
+// RFC 3986: unreserved characters and "/" as they are, every other byte %XX.
+std::string uri_encode(const std::string& s) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// "/usr/bin/app" -> "usr/bin/app", relative to IMAGEROOT.
+std::string image_path_uri(const std::string& path) {
+  size_t start = path.find_first_not_of('/');
+  return start == std::string::npos ? "." : uri_encode(path.substr(start));
+}
+
+// The --dockerfile path as given: "./build/Dockerfile" -> "build/Dockerfile", relative to where imgaudit ran
+// (the repository's root in CI); an absolute path as a file: URI.
+std::string dockerfile_uri(std::string file) {
+  while (file.size() > 2 && file.compare(0, 2, "./") == 0) file.erase(0, 2);
+  if (!file.empty() && file[0] == '/') return "file://" + uri_encode(file);
+  return uri_encode(file);
+}
+
+// The image's first repo tag that is a whole reference ("app:1", "docker.io/library/alpine:3.20"; not an
+// OCI layout's bare "latest"), else its first repo digest, else the source it was read from.
+std::string image_name(const ImageInfo& image) {
+  for (const std::string& tag : image.identity.repo_tags)
+    if (tag.find_first_of(":/") != std::string::npos) return tag;
+  if (!image.identity.repo_digests.empty()) return image.identity.repo_digests.front();
+  if (!image.source.empty()) return image.source;
+  return "image";
+}
+
+// What `imgaudit explain ID` prints after the title line.
+std::string help_text(const Rule& r) {
+  std::string help = r.explanation + "\n\nFix:\n";
+  for (auto& [key, advice] : r.advice) help += "  " + (key == "default" ? std::string("in general") : key) + ": " + advice + "\n";
+  if (!r.references.empty()) help += "\nReferences:\n";
+  for (auto& ref : r.references) help += "  " + ref + "\n";
+  return help;
+}
+
 nlohmann::json rule_descriptor(const Rule& r) {
-  std::string help = r.explanation + "\n\nFix: " + r.advice.at("default");
   nlohmann::json d = {{"id", r.id},
                       {"name", r.id},
                       {"shortDescription", {{"text", r.title}}},
                       {"fullDescription", {{"text", r.explanation}}},
-                      {"help", {{"text", help}}},
+                      {"help", {{"text", help_text(r)}}},
                       {"defaultConfiguration", {{"level", sarif_level(r.severity)}}},
-                      {"properties", {{"tags", {"container", "image"}}}}};
+                      {"properties", {{"tags", {"container", "image"}}, {"security-severity", security_severity(r.severity)}}}};
   if (!r.references.empty()) d["helpUri"] = r.references.front();
   return d;
 }
 
-nlohmann::json result(const Finding& f, int rule_index) {
-  nlohmann::json locations = nlohmann::json::array();
-  nlohmann::json logical = nlohmann::json::array();
-  for (auto& p : f.paths) logical.push_back({{"name", p.substr(p.rfind('/') + 1)}, {"fullyQualifiedName", p}, {"kind", "resource"}});
-  nlohmann::json location = nlohmann::json::object();
-  if (!logical.empty()) location["logicalLocations"] = logical;
-  if (f.dockerfile)
-    location["physicalLocation"] = {{"artifactLocation", {{"uri", f.dockerfile->file}}},
-                                    {"region", {{"startLine", f.dockerfile->start_line}, {"endLine", f.dockerfile->end_line}}}};
-  if (!location.empty()) locations.push_back(location);
+nlohmann::json logical_location(const std::string& path) {
+  return {{"name", path.substr(path.rfind('/') + 1)}, {"fullyQualifiedName", path}, {"kind", "resource"}};
+}
 
+struct Places {
+  std::string dockerfile;  // the --dockerfile of any attributed finding; "" when none was given
+  std::string image;       // the pseudo-artifact's name
+};
+
+nlohmann::json locations_of(const Finding& f, const Places& places) {
+  nlohmann::json locations = nlohmann::json::array();
+  if (f.dockerfile && !f.dockerfile->file.empty()) {
+    nlohmann::json physical = {{"artifactLocation", {{"uri", dockerfile_uri(f.dockerfile->file)}}}};
+    if (f.dockerfile->start_line > 0)
+      physical["region"] = {{"startLine", f.dockerfile->start_line},
+                            {"endLine", std::max(f.dockerfile->start_line, f.dockerfile->end_line)}};
+    nlohmann::json location = {{"physicalLocation", physical}};
+    if (!f.paths.empty()) {
+      location["logicalLocations"] = nlohmann::json::array();
+      for (auto& p : f.paths) location["logicalLocations"].push_back(logical_location(p));
+    }
+    locations.push_back(location);
+  } else if (!f.paths.empty()) {
+    for (auto& p : f.paths)
+      locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", image_path_uri(p)}, {"uriBaseId", kImageRoot}}}}},
+                           {"logicalLocations", {logical_location(p)}}});
+  } else if (!places.dockerfile.empty()) {
+    locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", dockerfile_uri(places.dockerfile)}}}}}});
+  } else {
+    locations.push_back(
+        {{"physicalLocation", {{"artifactLocation", {{"uri", uri_encode(places.image)}, {"uriBaseId", kImage}}}}}});
+  }
+  return locations;
+}
+
+// The line of the `# imgaudit ignore=` comment behind a suppressed finding: its ignore's origin is
+// "DOCKERFILE:LINE", DOCKERFILE the file the finding is attributed to; 0 for any other ignore.
+int pragma_line(const Finding& f, const std::string& origin) {
+  if (!f.dockerfile || f.dockerfile->file.empty()) return 0;
+  const std::string& file = f.dockerfile->file;
+  if (origin.size() <= file.size() + 1 || origin.compare(0, file.size(), file) != 0 || origin[file.size()] != ':')
+    return 0;
+  std::string digits = origin.substr(file.size() + 1);
+  if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return std::stoi(digits);
+}
+
+nlohmann::json suppression(const Finding& f, const std::string& reason, const std::string& origin) {
+  nlohmann::json s = {{"kind", "external"}, {"status", "accepted"}, {"justification", reason}};
+  if (int line = pragma_line(f, origin); line > 0) {
+    s["kind"] = "inSource";
+    s["location"] = {{"physicalLocation",
+                      {{"artifactLocation", {{"uri", dockerfile_uri(f.dockerfile->file)}}},
+                       {"region", {{"startLine", line}, {"endLine", line}}}}}};
+  }
+  return s;
+}
+
+nlohmann::json result(const Finding& f, int rule_index, const Places& places) {
   nlohmann::json props = {{"paths", f.paths}};
   if (f.layer >= 0) props["layer"] = {{"index", f.layer}, {"digest", f.layer_digest}, {"created_by", f.created_by}};
   nlohmann::json r = {{"ruleId", f.id},
-                      {"ruleIndex", rule_index},
                       {"level", sarif_level(f.severity)},
                       {"message", {{"text", f.message + (f.advice.empty() ? "" : " Fix: " + f.advice)}}},
+                      {"locations", locations_of(f, places)},
+                      {"partialFingerprints", {{kFingerprintKey, finding_fingerprint(f)}}},
                       {"properties", props}};
-  if (!locations.empty()) r["locations"] = locations;
+  if (rule_index >= 0) r["ruleIndex"] = rule_index;
   return r;
 }
 
@@ -62,8 +196,37 @@ nlohmann::json report_sarif(const AuditReport& report) {
     index[r.id] = static_cast<int>(rules.size());
     rules.push_back(rule_descriptor(r));
   }
+  auto rule_index = [&](const std::string& id) {
+    auto it = index.find(id);
+    return it == index.end() ? -1 : it->second;
+  };
+
+  Places places;
+  places.image = image_name(report.facts.image);
+  for (auto& f : report.findings)
+    if (places.dockerfile.empty() && f.dockerfile) places.dockerfile = f.dockerfile->file;
+  for (auto& [f, reason] : report.suppressed)
+    if (places.dockerfile.empty() && f.dockerfile) places.dockerfile = f.dockerfile->file;
+
   nlohmann::json results = nlohmann::json::array();
-  for (auto& f : report.findings) results.push_back(result(f, index.at(f.id)));
+  for (auto& f : report.findings) results.push_back(result(f, rule_index(f.id), places));
+  for (size_t k = 0; k < report.suppressed.size(); ++k) {
+    const auto& [f, reason] = report.suppressed[k];
+    auto r = result(f, rule_index(f.id), places);
+    r["suppressions"] = {suppression(f, reason, k < report.suppressed_origins.size() ? report.suppressed_origins[k] : "")};
+    results.push_back(r);
+  }
+
+  const std::string& source = report.facts.image.source;
+  nlohmann::json base_ids = {
+      {kImageRoot,
+       {{"description",
+         {{"text", "The root of the audited image's file system (" + source +
+                       "): results about a file give its path inside the image."}}}}},
+      {kImage,
+       {{"description",
+         {{"text", "The audited image itself (" + source +
+                       "): results about its config (user, environment) name the image, not a file."}}}}}};
   nlohmann::json run = {
       {"tool",
        {{"driver",
@@ -71,11 +234,14 @@ nlohmann::json report_sarif(const AuditReport& report) {
           {"semanticVersion", kImgauditVersion},
           {"version", kImgauditVersion},
           {"rules", rules}}}}},
+      {"originalUriBaseIds", base_ids},
       {"results", results},
-      {"properties", {{"image", report.facts.image.source}, {"digest", report.facts.image.manifest_digest}}}};
+      {"properties", {{"image", source}, {"digest", report.facts.image.manifest_digest}}}};
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", {run}}};
 }
 
-void write_sarif(std::ostream& out, const AuditReport& report) { out << report_sarif(report).dump(2) << '\n'; }
+void write_sarif(std::ostream& out, const AuditReport& report) {
+  out << report_sarif(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
 
 }  // namespace imgaudit

@@ -47,6 +47,21 @@ void write_header(std::ostream& out, const AuditReport& r, const Style& st) {
   out << '\n';
 }
 
+// Ignores listed after the findings: unused ones, expired ones.
+void write_ignores(std::ostream& out, const char* title, const nlohmann::json& ignores, bool expired) {
+  if (!ignores.is_array() || ignores.empty()) return;
+  out << title << '\n';
+  for (auto& ig : ignores) {
+    auto field = [&](const char* key) { return printable(ig.value(key, ""), 200); };
+    out << "  " << field("id");
+    if (!field("path").empty()) out << " path " << field("path");
+    if (!field("image").empty()) out << " image " << field("image");
+    if (!field("expires").empty()) out << (expired ? " expired after " : " until ") << field("expires");
+    out << " (" << field("origin") << ": " << field("reason") << ")\n";
+  }
+  out << '\n';
+}
+
 }  // namespace
 
 void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
@@ -74,6 +89,11 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   if (!o.quiet) {
     for (auto& w : r.warnings) out << "note: " << w << '\n';
     if (!r.warnings.empty()) out << '\n';
+    write_ignores(out, "Unused ignores, they matched no finding:", r.unused_ignores, false);
+    write_ignores(out, "Expired ignores, no longer applied:", r.expired_ignores, true);
+  }
+  // Quiet keeps the summary, so a CI log ends with the counts, but says nothing of a clean image.
+  if (!o.quiet || !r.findings.empty() || !r.suppressed.empty()) {
     out << counts[2] << " error(s), " << counts[1] << " warning(s), " << counts[0] << " info";
     if (!r.suppressed.empty()) out << ", " << r.suppressed.size() << " ignored";
     out << '\n';

@@ -7,16 +7,25 @@
 
 namespace imgaudit {
 
-// One entry of the rule catalog (rules/*.json, compiled in).
+// One entry of the catalog (rules/*.json, compiled in).
+//
+// rules/*.json write the specifics of a finding as placeholders: {name} in
+// the message, {name|general wording} in the advice. A finding fills them in
+// (FindingGroups); everything shown outside a finding (imgaudit explain, the
+// SARIF rules, the other reports' rule texts) reads `title`, `explanation` and
+// `advice`, which hold no placeholder: the advice there is rendered with each
+// placeholder's general wording.
 struct Rule {
   std::string id;
   Severity severity = Severity::Error;
   std::string title;
   std::string explanation;
-  // Templates with {placeholders}; advice is chosen by distro id ("alpine",
-  // "debian", ...) falling back to "default".
-  std::string message;
+  // By distro id ("alpine", "debian", ...), libc or kind, with "default";
+  // general prose, for the catalog's own texts.
   std::map<std::string, std::string> advice;
+  // The message and advice templates a finding fills in.
+  std::string message;
+  std::map<std::string, std::string> advice_templates;
   std::vector<std::string> references;
 };
 
@@ -31,7 +40,12 @@ class Catalog {
   std::vector<Rule> rules_;
 };
 
-// Replaces each {name} in `text` with vars[name]; unknown names stay as they are.
+// Replaces each {name} and {name|general wording} in `text` with vars[name];
+// a name missing from `vars` gives its general wording when it has one, and
+// otherwise stays as it is ("${TARGETARCH}", "{count}").
 std::string fill_template(const std::string& text, const std::map<std::string, std::string>& vars);
+
+// `text` with every placeholder in its general wording: fill_template(text, {}).
+std::string general_text(const std::string& text);
 
 }  // namespace imgaudit

@@ -59,8 +59,8 @@ void FindingGroups::emit(std::vector<Finding>& out) const {
     keys.push_back(facts_.distro.id);
     keys.push_back("default");
     for (auto& k : keys) {
-      auto it = rule.advice.find(k);
-      if (!k.empty() && it != rule.advice.end()) {
+      auto it = rule.advice_templates.find(k);
+      if (!k.empty() && it != rule.advice_templates.end()) {
         f.advice = fill_template(it->second, vars);
         break;
       }

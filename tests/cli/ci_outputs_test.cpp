@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include "image_fixture.h"
 
@@ -37,6 +38,44 @@ std::string validate_sarif(const std::string& sarif_file) {
   return rc == 0 ? "valid" : out;
 }
 
+// The Dockerfile that built musl_image_with_glibc_binary.
+const char* const kDockerfile = "FROM scratch\nADD base.tar /\nCOPY bin /usr/bin/\n";
+
+const nlohmann::json* sarif_result(const nlohmann::json& sarif, const std::string& rule_id) {
+  for (const auto& res : sarif["runs"][0]["results"])
+    if (res["ruleId"] == rule_id) return &res;
+  return nullptr;
+}
+
+std::string uri_of(const nlohmann::json& result) {
+  return result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+}
+
+// GitHub code scanning's upload constraints, and security-severity for every rule: each result has a
+// ruleId among the rules, a level and a physicalLocation with an artifact URI.
+void expect_github_accepts(const nlohmann::json& sarif) {
+  const auto& run0 = sarif["runs"][0];
+  std::set<std::string> rule_ids;
+  for (const auto& rule : run0["tool"]["driver"]["rules"]) {
+    rule_ids.insert(rule["id"].get<std::string>());
+    ASSERT_TRUE(rule["properties"]["security-severity"].is_string()) << rule["id"];
+    double score = std::stod(rule["properties"]["security-severity"].get<std::string>());
+    EXPECT_TRUE(score > 0 && score <= 10) << rule["id"];
+    EXPECT_TRUE(rule["helpUri"].is_string()) << rule["id"];
+  }
+  ASSERT_FALSE(run0["results"].empty());
+  for (const auto& res : run0["results"]) {
+    EXPECT_TRUE(rule_ids.count(res["ruleId"].get<std::string>())) << res.dump();
+    EXPECT_TRUE(res["level"].is_string()) << res.dump();
+    ASSERT_TRUE(res["locations"].is_array() && !res["locations"].empty()) << res.dump();
+    for (const auto& loc : res["locations"]) {
+      ASSERT_TRUE(loc["physicalLocation"]["artifactLocation"]["uri"].is_string()) << res.dump();
+      EXPECT_FALSE(loc["physicalLocation"]["artifactLocation"]["uri"].get<std::string>().empty()) << res.dump();
+    }
+    EXPECT_TRUE(res["partialFingerprints"]["imgauditFindingHash/v1"].is_string()) << res.dump();
+  }
+}
+
 }  // namespace
 
 TEST(CiOutputs, SarifIsValidAgainstTheOfficialSchema) {
@@ -63,6 +102,15 @@ TEST(CiOutputs, SarifIsValidAgainstTheOfficialSchema) {
       EXPECT_EQ(res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], "/usr/bin/hello");
       EXPECT_NE(res["message"]["text"].get<std::string>().find("Fix:"), std::string::npos);
     }
+
+  expect_github_accepts(sarif);
+
+  // With --dockerfile and with an ignored finding: still valid.
+  write_file(tmp / "Dockerfile", kDockerfile);
+  r = run_imgaudit("--format sarif -o " + tmp / "df.sarif --dockerfile " + tmp / "Dockerfile --ignore runs-as-root " + image);
+  ASSERT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(validate_sarif(tmp / "df.sarif"), "valid");
+  expect_github_accepts(nlohmann::json::parse(read_file(tmp / "df.sarif")));
 
   // A bad schema check would pass anything: a broken document must fail it.
   write_file(tmp / "broken.sarif", R"({"version": "2.1.0", "runs": [{"results": []}]})");
@@ -124,4 +172,144 @@ TEST(CiOutputs, IgnoresAndOverridesFromConfigAndFlags) {
   r = run_imgaudit("--config " + tmp / "malformed.json " + image);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("malformed JSON"), std::string::npos) << r.err;
+}
+
+TEST(CiOutputs, SarifLocationsWithAndWithoutADockerfile) {
+  TempDir tmp;
+  auto image = musl_image_with_glibc_binary(tmp);
+  auto without = run_imgaudit("--format sarif " + image).json();
+  expect_github_accepts(without);
+  const auto* interp = sarif_result(without, "interpreter-missing");
+  ASSERT_NE(interp, nullptr);
+  EXPECT_EQ(interp->at("locations"), nlohmann::json::parse(R"([{
+      "physicalLocation": {"artifactLocation": {"uri": "usr/bin/hello", "uriBaseId": "IMAGEROOT"}},
+      "logicalLocations": [{"name": "hello", "fullyQualifiedName": "/usr/bin/hello", "kind": "resource"}]}])"));
+  // What the config says, with no Dockerfile: the image, named by the source it was read from.
+  const auto* root = sarif_result(without, "runs-as-root");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->at("locations")[0]["physicalLocation"]["artifactLocation"]["uriBaseId"], "IMAGE");
+  EXPECT_EQ(uri_of(*root), "oci%3A" + tmp / "img");
+  EXPECT_EQ(without["runs"][0]["originalUriBaseIds"]["IMAGE"]["description"]["text"],
+            "The audited image itself (" + image +
+                "): results about its config (user, environment) name the image, not a file.");
+
+  // With --dockerfile, as CI passes it (relative to the repository's root): its lines.
+  write_file(tmp / "Dockerfile", kDockerfile);
+  auto r = run_imgaudit_in(tmp.path(), "--format sarif --dockerfile Dockerfile " + image);
+  ASSERT_EQ(r.status, 1) << r.err;
+  auto with = r.json();
+  expect_github_accepts(with);
+  interp = sarif_result(with, "interpreter-missing");
+  ASSERT_NE(interp, nullptr);
+  EXPECT_EQ(interp->at("locations"), nlohmann::json::parse(R"([{
+      "physicalLocation": {"artifactLocation": {"uri": "Dockerfile"}, "region": {"startLine": 3, "endLine": 3}},
+      "logicalLocations": [{"name": "hello", "fullyQualifiedName": "/usr/bin/hello", "kind": "resource"}]}])"));
+  root = sarif_result(with, "runs-as-root");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->at("locations"), nlohmann::json::parse(R"([{
+      "physicalLocation": {"artifactLocation": {"uri": "Dockerfile"}, "region": {"startLine": 3, "endLine": 3}}}])"))
+      << "no USER: the last line is where to add one";
+  const auto* tz = sarif_result(with, "tzdata-missing");
+  ASSERT_NE(tz, nullptr);
+  EXPECT_EQ(uri_of(*tz), "Dockerfile");
+  // Given as an absolute path: a file: URI.
+  auto absolute = run_imgaudit("--format sarif --dockerfile " + tmp / "Dockerfile " + image).json();
+  EXPECT_EQ(uri_of(*sarif_result(absolute, "runs-as-root")), "file://" + tmp / "Dockerfile");
+}
+
+TEST(CiOutputs, SarifFingerprintsAreStableAcrossRunsAndDistinct) {
+  TempDir tmp, other;
+  auto image = musl_image_with_glibc_binary(tmp);
+  auto fingerprints = [](const nlohmann::json& sarif) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& res : sarif["runs"][0]["results"])
+      out.emplace_back(res["ruleId"], res["partialFingerprints"]["imgauditFindingHash/v1"]);
+    return out;
+  };
+  auto first = fingerprints(run_imgaudit("--format sarif " + image).json());
+  auto second = fingerprints(run_imgaudit("--format sarif " + image).json());
+  ASSERT_GE(first.size(), 4u);  // interpreter-missing, libc-mismatch, runs-as-root, tzdata-missing
+  EXPECT_EQ(first, second);
+  // The same image built again elsewhere, and with its lines from a Dockerfile: the same alerts.
+  auto rebuilt = musl_image_with_glibc_binary(other);
+  write_file(other / "Dockerfile", kDockerfile);
+  EXPECT_EQ(fingerprints(run_imgaudit("--format sarif --dockerfile " + other / "Dockerfile " + rebuilt).json()), first);
+  std::set<std::string> distinct;
+  for (auto& [id, fp] : first) {
+    EXPECT_EQ(fp.size(), 32u);
+    EXPECT_TRUE(distinct.insert(fp).second) << id << " shares its fingerprint with another finding";
+  }
+}
+
+TEST(CiOutputs, SarifIgnoredFindingsAreSuppressions) {
+  TempDir tmp;
+  auto image = musl_image_with_glibc_binary(tmp);
+  auto r = run_imgaudit("--format sarif --ignore runs-as-root --ignore 'libc-mismatch:/usr/bin/*' " + image);
+  ASSERT_EQ(r.status, 1) << r.err;  // interpreter-missing is still an error
+  auto sarif = r.json();
+  expect_github_accepts(sarif);
+  size_t suppressed = 0;
+  for (const auto& res : sarif["runs"][0]["results"]) {
+    bool ignored = res["ruleId"] == "runs-as-root" || res["ruleId"] == "libc-mismatch";
+    EXPECT_EQ(res.contains("suppressions"), ignored) << res.dump();
+    if (!ignored) continue;
+    ++suppressed;
+    EXPECT_EQ(res["suppressions"], nlohmann::json::parse(R"([{"kind": "external", "status": "accepted",
+                                                            "justification": "ignored on the command line"}])"));
+  }
+  EXPECT_EQ(suppressed, 2u);
+  EXPECT_EQ(uri_of(*sarif_result(sarif, "libc-mismatch")), "usr/bin/hello");
+  EXPECT_EQ(run_imgaudit("--format sarif --ignore interpreter-missing --ignore libc-mismatch " + image).status, 0);
+}
+
+// Every rule's text, in every place it is shown outside a finding: `imgaudit rules`, `imgaudit explain`,
+// the SARIF rules and the man page's RULES section; and the findings' own texts, filled in.
+TEST(CiOutputs, RuleTextsHaveNoPlaceholders) {
+  auto no_braces = [](const std::string& where, const std::string& text) {
+    EXPECT_EQ(text.find_first_of("{}"), std::string::npos) << where << ":\n" << text;
+  };
+  auto rules = run_imgaudit("rules");
+  ASSERT_EQ(rules.status, 0) << rules.err;
+  no_braces("imgaudit rules", rules.out);
+  std::vector<std::string> ids;
+  std::istringstream lines(rules.out);
+  for (std::string line; std::getline(lines, line);) ids.push_back(line.substr(0, line.find(' ')));
+  ASSERT_EQ(ids.size(), 18u);
+
+  TempDir tmp;
+  auto image = musl_image_with_glibc_binary(tmp);
+  auto sarif = run_imgaudit("--format sarif " + image).json();
+  const auto& sarif_rules = sarif["runs"][0]["tool"]["driver"]["rules"];
+  ASSERT_EQ(sarif_rules.size(), ids.size());
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const std::string& id = ids[k];
+    auto explain = run_imgaudit("explain " + id);
+    ASSERT_EQ(explain.status, 0) << id << ": " << explain.err;
+    no_braces("imgaudit explain " + id, explain.out);
+    const auto& rule = sarif_rules[k];
+    ASSERT_EQ(rule["id"], id);
+    for (const char* field : {"shortDescription", "fullDescription", "help"})
+      no_braces("SARIF " + id + " " + field, rule[field]["text"]);
+    // SARIF's help is what explain prints below its title line.
+    EXPECT_EQ(explain.out, id + " (" + rule["defaultConfiguration"]["level"].get<std::string>() + "): " +
+                               rule["shortDescription"]["text"].get<std::string>() + "\n\n" +
+                               rule["help"]["text"].get<std::string>())
+        << id;
+  }
+  EXPECT_NE(run_imgaudit("explain interpreter-missing").out.find("(/lib64/ld-linux-x86-64.so.2 for glibc on x86_64"),
+            std::string::npos);
+
+  std::string page = read_file(std::string(IMGAUDIT_SOURCE_DIR) + "/man/imgaudit.1");
+  auto start = page.find("\n.SH RULES\n"), end = page.find("\n.SH ", start + 1);
+  ASSERT_NE(start, std::string::npos);
+  std::string section = page.substr(start, end - start);
+  for (auto& id : ids) {
+    std::string roff_id;
+    for (char c : id) roff_id += c == '-' ? std::string("\\-") : std::string(1, c);
+    EXPECT_NE(section.find(".BR " + roff_id + " \""), std::string::npos) << id << " is not in the man page's RULES";
+  }
+  no_braces("man page RULES", section);
+
+  for (const auto& res : sarif["runs"][0]["results"]) no_braces("SARIF result " + res["ruleId"].get<std::string>(),
+                                                                res["message"]["text"]);
 }

@@ -70,7 +70,7 @@ TEST(Review, FindingsPointAtDockerfileLines) {
   for (auto& res : sarif["runs"][0]["results"])
     if (res["ruleId"] == "interpreter-missing") {
       auto& phys = res["locations"][0]["physicalLocation"];
-      EXPECT_EQ(phys["artifactLocation"]["uri"], tmp / "Dockerfile");
+      EXPECT_EQ(phys["artifactLocation"]["uri"], "file://" + tmp / "Dockerfile");  // an absolute path, as a file: URI
       EXPECT_EQ(phys["region"]["startLine"], 10);
       found = true;
     }

@@ -119,7 +119,9 @@ TEST(MapDockerfile, MultiStageBuildKitHistory) {
   ImageInfo image = written_image(multi_stage_image(true));
   ASSERT_EQ(image.layers.size(), 4u);
   ASSERT_EQ(image.history.size(), 9u);
-  expect_multi_stage_mapping(DockerfileMap(parse_dockerfile(kMultiStage, "Dockerfile"), image));
+  DockerfileMap map(parse_dockerfile(kMultiStage, "Dockerfile"), image);
+  expect_multi_stage_mapping(map);
+  EXPECT_TRUE(map.mismatches().empty());
 }
 
 TEST(MapDockerfile, MultiStageClassicBuilderHistory) {
@@ -194,6 +196,50 @@ TEST(MapDockerfile, ADockerfileThatDidNotBuildTheImageMapsNothing) {
   DockerfileMap map(parse_dockerfile("FROM debian:12\nRUN apt-get install -y python3\nCOPY main.py /srv/\n", "Dockerfile"),
                     image);
   for (int i = 0; i < 4; ++i) EXPECT_FALSE(map.for_layer(i)) << i;
+  EXPECT_TRUE(map.matches_nothing());
+  EXPECT_EQ(map.mismatches(), std::vector<std::string>{
+                                  "Dockerfile does not match the image's history: none of its 9 steps comes from an "
+                                  "instruction there, so findings carry no Dockerfile line"});
+}
+
+TEST(MapDockerfile, AStepChangedSinceTheBuildMapsToNothingAndIsNamed) {
+  std::string changed = kMultiStage;
+  changed.replace(changed.find("RUN echo $VERSION"), std::string("RUN echo $VERSION").size(), "RUN echo v2");
+  DockerfileMap map(parse_dockerfile(changed, "Dockerfile"), written_image(multi_stage_image(true)));
+  EXPECT_FALSE(map.matches_nothing());
+  EXPECT_EQ(lines(map.for_layer(0)), std::make_pair(9, 9));
+  EXPECT_EQ(lines(map.for_layer(1)), std::make_pair(11, 12));
+  EXPECT_FALSE(map.for_layer(2)) << "not the FROM line: the step is not this Dockerfile's line 13 any more";
+  EXPECT_EQ(lines(map.for_layer(3)), std::make_pair(14, 14));
+  EXPECT_EQ(map.mismatches(),
+            std::vector<std::string>{"Dockerfile does not match the image's history: step 5 of 9 `RUN |1 VERSION=1.0 "
+                                     "/bin/sh -c echo $VERSION > /etc/app-version # buildkit` has no instruction there "
+                                     "(findings from it carry no Dockerfile line)"});
+}
+
+TEST(MapDockerfile, AChangedFirstStepIsNotTakenForTheBaseImage) {
+  const char* dockerfile =
+      "FROM alpine:3.20 AS base\n"   // 1
+      "RUN apk add wget\n"           // 2: the image was built with curl
+      "FROM base AS final\n"         // 3
+      "WORKDIR /app\n"               // 4
+      "COPY app.py .\n";             // 5
+  ImageSpec spec;
+  spec.layers = {layer("etc/alpine-release", "3.20.3\n", "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz / # buildkit"),
+                 layer("usr/bin/curl", "curl", "RUN /bin/sh -c apk add curl # buildkit"),
+                 dir_layer("app", "WORKDIR /app"),
+                 layer("app/app.py", "print()", "COPY app.py . # buildkit")};
+  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  DockerfileMap map(parse_dockerfile(dockerfile, "ci/Dockerfile"), written_image(spec));
+  EXPECT_EQ(lines(map.for_layer(0)), std::make_pair(1, 1));
+  EXPECT_EQ(lines(map.for_history(1)), std::make_pair(1, 1)) << "the base image's CMD";
+  EXPECT_FALSE(map.for_layer(1));
+  EXPECT_EQ(lines(map.for_layer(2)), std::make_pair(4, 4));
+  EXPECT_EQ(lines(map.for_layer(3)), std::make_pair(5, 5));
+  EXPECT_EQ(map.mismatches(),
+            std::vector<std::string>{"ci/Dockerfile does not match the image's history: step 3 of 5 `RUN /bin/sh -c apk "
+                                     "add curl # buildkit` has no instruction there (findings from it carry no "
+                                     "Dockerfile line)"});
 }
 
 TEST(MapDockerfile, AFromLineAloneMapsEveryLayerToIt) {
@@ -201,6 +247,8 @@ TEST(MapDockerfile, AFromLineAloneMapsEveryLayerToIt) {
   DockerfileMap map(parse_dockerfile("FROM myapp:1.0\n", "Dockerfile"), image);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(lines(map.for_layer(i)), std::make_pair(1, 1)) << i;
   EXPECT_EQ(lines(map.for_user()), std::make_pair(1, 1));
+  EXPECT_FALSE(map.matches_nothing());
+  EXPECT_TRUE(map.mismatches().empty());
 }
 
 }  // namespace

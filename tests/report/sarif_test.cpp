@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -62,7 +63,8 @@ void expect_uploadable(const nlohmann::json& doc) {
       std::string uri = artifact["uri"];
       EXPECT_FALSE(uri.empty()) << res.dump();
       EXPECT_TRUE(uri[0] != '/' || uri.rfind("file:///", 0) == 0) << uri;
-      EXPECT_EQ(uri.find_first_of(" \n\x1b"), std::string::npos) << uri;  // percent-encoded
+      // A URI reference, percent-encoded, with no scheme unless file:.
+      EXPECT_TRUE(std::regex_match(uri, std::regex("(file://)?[A-Za-z0-9._~/%-]+"))) << uri;
       if (artifact.contains("uriBaseId")) {
         std::string base = artifact["uriBaseId"];
         ASSERT_TRUE(base_ids.contains(base)) << base;
@@ -156,8 +158,12 @@ TEST(SarifReport, ConfigFindingsWithoutADockerfileNameTheImage) {
       {"artifactLocation": {"uri": "registry.example/team/app%3A1.4", "uriBaseId": "IMAGE"}}}])"));
   ASSERT_EQ(res[5]["ruleId"], "tzdata-missing");
   EXPECT_EQ(res[5]["locations"], res[4]["locations"]);
+  // An OCI layout's bare ref name says too little: the source then.
+  r.facts.image.identity.repo_tags = {"latest"};
+  EXPECT_EQ(results(sarif(r))[4]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "registry.example/team/app%3A1.4");
   // The image's first tag when it has one: the same for every run wherever the image was read from.
-  r.facts.image.identity.repo_tags = {"docker.io/library/app:1.4", "app:latest"};
+  r.facts.image.identity.repo_tags = {"latest", "docker.io/library/app:1.4", "app:latest"};
   EXPECT_EQ(results(sarif(r))[4]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
             "docker.io/library/app%3A1.4");
   // An absolute --dockerfile is a file: URI.
@@ -240,4 +246,27 @@ TEST(SarifReport, EveryRuleHasSecuritySeverityHelpUriAndTextsWithoutPlaceholders
                       "statically, or base the final stage on an image that has the interpreter it names.\n"),
             std::string::npos)
       << help;
+}
+
+TEST(SarifReport, AnIgnoreFromTheDockerfileIsAnInSourceSuppression) {
+  AuditReport r = sample_report();
+  r.suppressed[0].first.dockerfile = DockerfileLine{"./build/Dockerfile", 12, 12, "ADD vendor /opt"};
+  r.suppressed_origins = {"./build/Dockerfile:11", "--ignore"};
+  auto res = results(sarif(r));
+  EXPECT_EQ(res[6]["suppressions"], nlohmann::json::parse(R"([{"kind": "inSource", "status": "accepted",
+      "justification": "vendor blob, tracked in OPS-12",
+      "location": {"physicalLocation": {"artifactLocation": {"uri": "build/Dockerfile"},
+                                        "region": {"startLine": 11, "endLine": 11}}}}])"));
+  EXPECT_EQ(res[6]["locations"][0]["physicalLocation"]["region"]["startLine"], 12);
+  EXPECT_EQ(res[7]["suppressions"][0]["kind"], "external");
+  // A config file whose name looks like the Dockerfile's is no pragma: the file must be the finding's.
+  r.suppressed_origins = {"./other/Dockerfile:11", "./build/Dockerfile:x"};
+  r.suppressed[1].first.dockerfile = DockerfileLine{"./build/Dockerfile", 5, 5, "RUN make"};
+  res = results(sarif(r));
+  EXPECT_EQ(res[6]["suppressions"][0]["kind"], "external");
+  EXPECT_EQ(res[7]["suppressions"][0]["kind"], "external");
+  if (std::filesystem::exists(SARIF_SCHEMA)) {
+    r.suppressed_origins = {"./build/Dockerfile:11", "--ignore"};
+    EXPECT_EQ(validate_with_schema(sarif(r)), "valid");
+  }
 }

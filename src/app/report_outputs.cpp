@@ -1,0 +1,115 @@
+#include "app/report_outputs.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace imgaudit {
+
+namespace {
+
+bool known_format(const std::string& name) {
+  const auto& all = report_formats();
+  return std::find(all.begin(), all.end(), name) != all.end();
+}
+
+// Before the audit: an existing file must open for writing (not truncated yet), a new one's folder be writable.
+void check_writable(const std::string& file) {
+  int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  size_t slash = file.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+  if (errno == ENOENT && access(dir.c_str(), W_OK) == 0) return;
+  if (errno == ENOENT && access(dir.c_str(), F_OK) != 0)
+    throw InputError(printable(file) + ": cannot write the report: no folder " + printable(dir));
+  throw InputError(printable(file) + ": cannot write the report: " + std::strerror(errno == ENOENT ? EACCES : errno));
+}
+
+// NO_COLOR counts only when set and not empty (no-color.org).
+bool color_for(const OutputTarget& t, ColorMode mode) {
+  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
+  const char* no_color = std::getenv("NO_COLOR");
+  return t.file.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+void render(std::ostream& out, const OutputTarget& t, const AuditReport& report, bool quiet, ColorMode color) {
+  if (t.format == "json") return write_json(out, report);
+  if (t.format == "sarif") return write_sarif(out, report);
+  if (t.format == "junit") return write_junit(out, report);
+  if (t.format == "codequality") return write_codequality(out, report);
+  TextOptions text;
+  text.quiet = quiet;
+  text.color = color_for(t, color);
+  write_text(out, report, text);
+}
+
+}  // namespace
+
+const std::vector<std::string>& report_formats() {
+  static const std::vector<std::string> names = {"text", "json", "sarif", "junit", "codequality"};
+  return names;
+}
+
+std::vector<OutputTarget> output_targets(const std::string& format, const std::vector<std::string>& outputs) {
+  std::vector<OutputTarget> targets;
+  std::string plain_file;
+  for (const std::string& o : outputs) {
+    size_t eq = o.find('=');
+    if (eq != std::string::npos && known_format(o.substr(0, eq))) {
+      if (eq + 1 == o.size()) throw InputError("--output " + o + ": no file after the '='");
+      targets.push_back({o.substr(0, eq), o.substr(eq + 1)});
+    } else if (eq != std::string::npos && o.find('/') > eq) {
+      throw InputError("--output " + printable(o, 80) + ": \"" + printable(o.substr(0, eq), 40) +
+                       "\" is no format (" + join(report_formats(), ", ") + ")");
+    } else {
+      if (!plain_file.empty()) throw InputError("--output " + o + ": a second file for --format " + format);
+      plain_file = o;
+    }
+  }
+  targets.insert(targets.begin(), {format, plain_file});
+  for (size_t i = 0; i < targets.size(); ++i)
+    for (size_t j = i + 1; j < targets.size(); ++j)
+      if (!targets[i].file.empty() && targets[i].file == targets[j].file)
+        throw InputError("--output: " + targets[i].file + " is named twice");
+  for (const OutputTarget& t : targets)
+    if (!t.file.empty()) check_writable(t.file);
+  return targets;
+}
+
+bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color) {
+  bool all = true;
+  for (const OutputTarget& t : targets) {
+    std::ofstream file;
+    if (!t.file.empty()) {
+      file.open(t.file, std::ios::trunc);
+      if (!file) {
+        std::cerr << "imgaudit: " << printable(t.file) << ": cannot write the report: " << std::strerror(errno) << '\n';
+        all = false;
+        continue;
+      }
+    }
+    std::ostream& out = t.file.empty() ? std::cout : file;
+    render(out, t, report, quiet, color);
+    out.flush();
+    if (!out) {
+      std::cerr << "imgaudit: " << (t.file.empty() ? std::string("standard output") : printable(t.file))
+                << ": write failed\n";
+      all = false;
+    }
+  }
+  return all;
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,29 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "report/report.h"
+
+namespace imgaudit {
+
+// The report formats, by the names --format and --output take.
+const std::vector<std::string>& report_formats();  // text, json, sarif, junit, codequality
+
+// Where one rendering of the report goes: a file, or "" for standard output.
+struct OutputTarget {
+  std::string format;
+  std::string file;
+};
+
+// --format for standard output, and each --output: "FILE" (the --format
+// report to FILE instead of standard output) or "FORMAT=FILE" (grype's and
+// syft's habit; repeatable). Every file is checked writable before the audit
+// starts, so a wrong path fails at once. Throws InputError.
+std::vector<OutputTarget> output_targets(const std::string& format, const std::vector<std::string>& outputs);
+
+enum class ColorMode { Auto, Always, Never };
+
+// Renders the report to each target; false after saying why when one could not be written.
+bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color);
+
+}  // namespace imgaudit
