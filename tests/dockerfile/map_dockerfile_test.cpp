@@ -139,6 +139,17 @@ TEST(MapDockerfile, ReadsTheFileAtPath) {
   EXPECT_THROW(map_dockerfile(tmp / "nope", ImageInfo{}), InputError);
 }
 
+// Built from a base stage that adds curl, then a final stage with the app.
+ImageSpec two_stage_app_image() {
+  ImageSpec spec;
+  spec.layers = {layer("etc/alpine-release", "3.20.3\n", "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz / # buildkit"),
+                 layer("usr/bin/curl", "curl", "RUN /bin/sh -c apk add curl # buildkit"),
+                 dir_layer("app", "WORKDIR /app"),
+                 layer("app/app.py", "print()", "COPY app.py . # buildkit")};
+  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  return spec;
+}
+
 TEST(MapDockerfile, StageBuiltFromAnEarlierStageCarriesItsLayers) {
   const char* dockerfile =
       "FROM alpine:3.20 AS base\n"   // 1
@@ -146,12 +157,7 @@ TEST(MapDockerfile, StageBuiltFromAnEarlierStageCarriesItsLayers) {
       "FROM base AS final\n"         // 3
       "WORKDIR /app\n"               // 4
       "COPY app.py .\n";             // 5
-  ImageSpec spec;
-  spec.layers = {layer("etc/alpine-release", "3.20.3\n", "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz / # buildkit"),
-                 layer("usr/bin/curl", "curl", "RUN /bin/sh -c apk add curl # buildkit"),
-                 dir_layer("app", "WORKDIR /app"),
-                 layer("app/app.py", "print()", "COPY app.py . # buildkit")};
-  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  ImageSpec spec = two_stage_app_image();
   DockerfileMap map(parse_dockerfile(dockerfile, "Dockerfile"), written_image(spec));
   EXPECT_EQ(lines(map.for_layer(0)), std::make_pair(1, 1));
   EXPECT_EQ(lines(map.for_layer(1)), std::make_pair(2, 2));
@@ -224,12 +230,7 @@ TEST(MapDockerfile, AChangedFirstStepIsNotTakenForTheBaseImage) {
       "FROM base AS final\n"         // 3
       "WORKDIR /app\n"               // 4
       "COPY app.py .\n";             // 5
-  ImageSpec spec;
-  spec.layers = {layer("etc/alpine-release", "3.20.3\n", "ADD alpine-minirootfs-3.20.3-x86_64.tar.gz / # buildkit"),
-                 layer("usr/bin/curl", "curl", "RUN /bin/sh -c apk add curl # buildkit"),
-                 dir_layer("app", "WORKDIR /app"),
-                 layer("app/app.py", "print()", "COPY app.py . # buildkit")};
-  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  ImageSpec spec = two_stage_app_image();
   DockerfileMap map(parse_dockerfile(dockerfile, "ci/Dockerfile"), written_image(spec));
   EXPECT_EQ(lines(map.for_layer(0)), std::make_pair(1, 1));
   EXPECT_EQ(lines(map.for_history(1)), std::make_pair(1, 1)) << "the base image's CMD";
