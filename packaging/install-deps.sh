@@ -1,14 +1,23 @@
 #!/bin/sh
-# Installs what imgaudit needs to build and test, from Debian 12 packages.
+# Installs what imgaudit needs from Debian 12 packages: to build and run it (and the bundled
+# example, which musl-gcc builds), and with --tests also what its tests use.
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends \
-  build-essential cmake pkg-config git ca-certificates \
+BUILD="build-essential cmake pkg-config ca-certificates \
   libarchive-dev nlohmann-json3-dev libelf-dev libcli11-dev libssl-dev libcurl4-openssl-dev libyaml-cpp-dev \
-  libgtest-dev liblief-dev \
-  musl-tools musl-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross file golang-go rustc libjemalloc-dev libmimalloc-dev \
-  umoci skopeo docker-registry docker.io podman curl zstd gzip tar python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
-  dpkg-dev groff-base man-db zsh pre-commit >/dev/null
+  musl-tools musl-dev"
+TESTS="git libgtest-dev liblief-dev \
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross file golang-go rustc libjemalloc-dev libmimalloc-dev \
+  umoci skopeo docker-registry docker.io podman curl zstd gzip tar \
+  python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
+  dpkg-dev groff-base man-db zsh pre-commit lintian"
+case "${1:-}" in
+  "") PACKAGES=$BUILD ;;
+  --tests) PACKAGES="$BUILD $TESTS" ;;
+  *) echo "usage: $0 [--tests]" >&2; exit 2 ;;
+esac
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086 # the lists are words
+$SUDO apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null

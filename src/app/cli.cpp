@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "app/engine_cli.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
+#include "app/version_info.h"
 #include "app/registry_cli.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
@@ -124,6 +126,33 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
   return kExitClean;
 }
 
+// Edits (insertions, deletions, substitutions) from `a` to `b`.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The subcommand a bare first word was meant to be ("rulez" -> "rules"), so a
+// typo is not sent to the engines and the registry; "" otherwise.
+std::string command_meant(const std::string& word, const std::vector<std::string>& commands) {
+  if (word.size() > 20 || word.find_first_of("/:@.") != std::string::npos) return "";
+  struct stat st;
+  if (stat(word.c_str(), &st) == 0) return "";
+  for (const std::string& c : commands)
+    if (edit_distance(word, c) <= 2) return c;
+  return "";
+}
+
 // A --config file that is not there.
 std::string settings_file_missing(const CLI::App& app, const CLI::FileError& e) {
   std::string file = settings_file_read(app);
@@ -149,7 +178,7 @@ std::string settings_error(const CLI::App& app, const SettingsFile& settings, co
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it", "imgaudit"};
-  app.set_version_flag("--version", std::string("imgaudit ") + kImgauditVersion);
+  app.set_version_flag("--version", std::function<std::string()>(version_text));
 
   CliOptions cli;
   app.add_option("IMAGE", cli.image,
@@ -185,6 +214,7 @@ int run_cli(int argc, char** argv) {
   compare_cmd->add_option("--format", cli.format, "text or json")->check(CLI::IsMember({"text", "json"}));
   compare_cmd->add_option("-o,--output", compare_output, "write to FILE instead of standard output");
   compare_cmd->add_option("--platform", cli.platform, "os/arch[/variant] for both images");
+  auto* version_cmd = app.add_subcommand("version", "print the version, the rule catalog's and the libraries'");
   bool schema = false;
   auto* config_cmd = app.add_subcommand("config", "print every setting, its value and where it came from");
   config_cmd->add_flag("--schema", schema, "print the settings file's JSON Schema instead");
@@ -194,6 +224,10 @@ int run_cli(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (rules_cmd->parsed()) return print_rules(std::cout);
+    if (version_cmd->parsed()) {
+      std::cout << version_text() << '\n';
+      return kExitClean;
+    }
     if (explain_cmd->parsed()) return explain_rule(std::cout, explain_id);
     if (config_cmd->parsed()) {
       if (schema) std::cout << settings_schema(app).dump(2) << '\n';
@@ -201,12 +235,27 @@ int run_cli(int argc, char** argv) {
       return kExitClean;
     }
     if (!compare_cmd->parsed() && cli.image.empty()) throw CLI::RequiredError("IMAGE");
+    if (!compare_cmd->parsed()) {
+      std::string command = command_meant(cli.image, {"rules", "explain", "compare", "config", "version"});
+      if (!command.empty())
+        return fail("\"" + cli.image + "\" is no command, nor a file or folder here: did you mean `imgaudit " + command +
+                    "`? (an image of that name: docker://" + cli.image + " or docker-daemon:" + cli.image + ")");
+    }
+    if (compare_cmd->parsed() && (cli.format != "text" && cli.format != "json"))
+      return fail("compare writes text or json, not " + cli.format);
+    if (compare_cmd->parsed() && !cli.outputs.empty())
+      return fail("compare writes one report: give its file as compare -o FILE");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::FileError& e) {
     return fail(settings_file_missing(app, e));
+  } catch (const CLI::ExtrasError& e) {
+    // "imgaudit explian ID": the typo took IMAGE, its argument is the extra.
+    std::string command = command_meant(cli.image, {"rules", "explain", "compare", "config", "version"});
+    if (!command.empty()) return fail("\"" + cli.image + "\" is no command: did you mean `imgaudit " + command + "`?");
+    return fail(settings_error(app, *settings, e));
   } catch (const CLI::ParseError& e) {
     return fail(settings_error(app, *settings, e));
   }

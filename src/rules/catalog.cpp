@@ -1,8 +1,11 @@
 #include "rules/catalog.h"
 
+#include <cstring>
+#include <stdexcept>
+
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
+#include "util/sha256.h"
 
 namespace imgaudit {
 
@@ -72,7 +75,13 @@ Rule parse_rule(const char* file, const char* text) {
 const Catalog& Catalog::builtin() {
   static const Catalog catalog = [] {
     Catalog c;
-    for (auto& [file, text] : kRuleFiles) c.rules_.push_back(parse_rule(file, text));
+    Sha256 digest;
+    for (auto& [file, text] : kRuleFiles) {
+      c.rules_.push_back(parse_rule(file, text));
+      digest.update(file, std::strlen(file) + 1);
+      digest.update(text, std::strlen(text) + 1);
+    }
+    c.version_ = digest.digest().substr(0, 7 + 12);
     return c;
   }();
   return catalog;

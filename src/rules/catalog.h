@@ -35,9 +35,12 @@ class Catalog {
   const Rule& rule(const std::string& id) const;  // throws std::out_of_range for an unknown id
   const Rule* find(const std::string& id) const;
   const std::vector<Rule>& rules() const { return rules_; }
+  // "sha256:<12 hex>" of rules/*.json as compiled in: which catalog a report was made with.
+  const std::string& version() const { return version_; }
 
  private:
   std::vector<Rule> rules_;
+  std::string version_;
 };
 
 // Replaces each {name} and {name|general wording} in `text` with vars[name];

@@ -33,9 +33,11 @@ std::string Platform::str() const {
 
 Platform Platform::parse(const std::string& text) {
   std::vector<std::string> parts = split(text, "/");
+  // A bare architecture ("arm64", "amd64") is linux's, as grype, syft and docker take it.
+  if (parts.size() == 1 && !parts[0].empty() && parts[0] != "linux") parts.insert(parts.begin(), "linux");
   bool ok = parts.size() == 2 || parts.size() == 3;
   for (const std::string& p : parts) ok = ok && !p.empty();
-  if (!ok) throw InputError("invalid platform \"" + text + "\": expected os/arch[/variant], e.g. linux/arm64");
+  if (!ok) throw InputError("invalid platform \"" + text + "\": expected [os/]arch[/variant], e.g. linux/arm64 or arm64");
   return Platform{parts[0], canonical_arch(parts[1]), parts.size() == 3 ? parts[2] : ""};
 }
 

@@ -1,0 +1,30 @@
+#include "app/version_info.h"
+
+#include <archive.h>
+#include <curl/curl.h>
+#include <elfutils/version.h>
+#include <openssl/crypto.h>
+
+#include <CLI/Version.hpp>
+#include <nlohmann/json.hpp>
+
+#include "rules/catalog.h"
+#include "version.h"
+
+namespace imgaudit {
+
+std::string version_text() {
+  std::string commit = *kImgauditCommit ? std::string(kImgauditCommit) : "unknown";
+  const Catalog& catalog = Catalog::builtin();
+  return std::string("imgaudit ") + kImgauditVersion + " (commit " + commit + ", built " + kImgauditBuildDate + ")\n" +
+         "rules: " + std::to_string(catalog.rules().size()) + ", catalog " + catalog.version() + "\n" +
+         archive_version_details() + "\n" +
+         "libelf: elfutils 0." + std::to_string(_ELFUTILS_VERSION) + " (built with)\n" +
+         "libcurl " + curl_version_info(CURLVERSION_NOW)->version + "\n" +
+         OpenSSL_version(OPENSSL_VERSION) + "\n" +
+         "nlohmann-json " + std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+         std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_PATCH) + ", CLI11 " +
+         CLI11_VERSION + " (built with)";
+}
+
+}  // namespace imgaudit
