@@ -1,6 +1,7 @@
 #include "app/report_outputs.h"
 
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,6 +45,20 @@ bool color_for(const OutputTarget& t, ColorMode mode) {
   return t.file.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
+// COLUMNS, else the terminal's width, else 100: what the text report wraps to.
+size_t text_width(const OutputTarget& t) {
+  const char* columns = std::getenv("COLUMNS");
+  if (columns && *columns) {
+    char* end = nullptr;
+    long n = std::strtol(columns, &end, 10);
+    if (*end == '\0' && n > 0 && n < 10000) return static_cast<size_t>(n);
+  }
+  winsize ws{};
+  if (t.file.empty() && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return ws.ws_col;
+  return 100;
+}
+
 void render(std::ostream& out, const OutputTarget& t, const AuditReport& report, bool quiet, ColorMode color) {
   if (t.format == "json") return write_json(out, report);
   if (t.format == "sarif") return write_sarif(out, report);
@@ -52,6 +67,7 @@ void render(std::ostream& out, const OutputTarget& t, const AuditReport& report,
   TextOptions text;
   text.quiet = quiet;
   text.color = color_for(t, color);
+  text.width = text_width(t);
   write_text(out, report, text);
 }
 

@@ -53,6 +53,7 @@ struct TextOptions {
   bool quiet = false;  // findings only: no header, no summary
   bool color = false;
   size_t max_paths = 5;  // paths shown per finding before "and N more"
+  size_t width = 100;    // terminal columns prose wraps to (a path or long word overflows); 0: no wrapping
 };
 void write_text(std::ostream& out, const AuditReport& report, const TextOptions& options);
 

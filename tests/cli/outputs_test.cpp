@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <sstream>
 
 #include "image_fixture.h"
 
@@ -19,6 +21,11 @@ std::string image_with_an_error(const TempDir& tmp) {
                               "COPY hello /usr/bin/"));
   write_oci_layout(spec, tmp / "img");
   return "oci:" + tmp / "img";
+}
+
+void for_each_line_of(const std::string& text, const std::function<void(const std::string&)>& f) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) f(line);
 }
 
 }  // namespace
@@ -102,4 +109,19 @@ TEST(Outputs, QuietKeepsTheSummaryAndStderrSaysWhyTheStatusIsOne) {
   CliResult clean = run_imgaudit("-q " + tmp / "clean");
   EXPECT_EQ(clean.status, 0);
   EXPECT_EQ(clean.out, "") << "quiet says nothing of a clean image";
+}
+
+TEST(Outputs, TheTextReportWrapsToColumns) {
+  TempDir tmp;
+  std::string image = image_with_an_error(tmp);
+  std::string out;
+  run("env COLUMNS=60 " + imgaudit_binary() + " " + image + " 2>/dev/null", &out);
+  out = out.substr(out.find("\n\n"));  // the header's digests are single words, never cut
+  size_t longest = 0, lines = 0;
+  for_each_line_of(out, [&](const std::string& line) {
+    ++lines;
+    if (line.find(' ', line.find_first_not_of(' ')) != std::string::npos) longest = std::max(longest, line.size());
+  });
+  EXPECT_GT(lines, 5u);
+  EXPECT_LE(longest, 60u) << out;
 }
