@@ -154,7 +154,8 @@ TEST(SourceOci, PlatformParsesAndMatches) {
   EXPECT_FALSE(Platform::parse("linux/arm/v6").matches({"linux", "arm", "v7"}));
   EXPECT_FALSE(Platform::parse("linux/amd64").matches({"linux", "arm64", ""}));
   EXPECT_EQ(Platform::parse("linux/x86_64").architecture, "amd64");
-  expect_input_error([] { Platform::parse("arm64"); }, {"invalid platform \"arm64\""});
+  EXPECT_EQ(Platform::parse("arm64").str(), "linux/arm64") << "a bare architecture is linux's";
+  expect_input_error([] { Platform::parse("linux"); }, {"invalid platform \"linux\""});
   expect_input_error([] { Platform::parse("linux//v8"); }, {"invalid platform"});
 }
 
