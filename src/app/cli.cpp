@@ -116,9 +116,7 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
   if (cli.format == "json") {
     out << compare_json(audit_a.report(), audit_b.report(), a, b).dump(2) << '\n';
   } else {
-    const char* no_color = std::getenv("NO_COLOR");
-    bool color = cli.color == "always" ||
-                 (cli.color == "auto" && output.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+    bool color = use_color({"text", output}, color_mode(cli.color));
     write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color);
   }
   out.flush();

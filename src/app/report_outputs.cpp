@@ -38,13 +38,6 @@ void check_writable(const std::string& file) {
   throw InputError(printable(file) + ": cannot write the report: " + std::strerror(errno == ENOENT ? EACCES : errno));
 }
 
-// NO_COLOR counts only when set and not empty (no-color.org).
-bool color_for(const OutputTarget& t, ColorMode mode) {
-  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
-  const char* no_color = std::getenv("NO_COLOR");
-  return t.file.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color);
-}
-
 // COLUMNS, else the terminal's width, else 100: what the text report wraps to.
 size_t text_width(const OutputTarget& t) {
   const char* columns = std::getenv("COLUMNS");
@@ -66,12 +59,18 @@ void render(std::ostream& out, const OutputTarget& t, const AuditReport& report,
   if (t.format == "codequality") return write_codequality(out, report);
   TextOptions text;
   text.quiet = quiet;
-  text.color = color_for(t, color);
+  text.color = use_color(t, color);
   text.width = text_width(t);
   write_text(out, report, text);
 }
 
 }  // namespace
+
+bool use_color(const OutputTarget& t, ColorMode mode) {
+  if (mode != ColorMode::Auto) return mode == ColorMode::Always;
+  const char* no_color = std::getenv("NO_COLOR");
+  return t.file.empty() && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
 
 const std::vector<std::string>& report_formats() {
   static const std::vector<std::string> names = {"text", "json", "sarif", "junit", "codequality"};

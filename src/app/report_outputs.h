@@ -23,6 +23,10 @@ std::vector<OutputTarget> output_targets(const std::string& format, const std::v
 
 enum class ColorMode { Auto, Always, Never };
 
+// Whether text to `target` gets colour: always, never, or (auto) on a terminal
+// unless NO_COLOR is set and not empty (no-color.org).
+bool use_color(const OutputTarget& target, ColorMode mode);
+
 // Renders the report to each target; false after saying why when one could not be written.
 bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color);
 

@@ -2,8 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <cstdlib>
-
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
@@ -42,13 +40,6 @@ nlohmann::json read_json_file(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": malformed JSON at byte " + std::to_string(e.byte));
   }
-}
-
-std::string docker_config_dir(const Environment& env) {
-  std::string dir = env("DOCKER_CONFIG");
-  if (!dir.empty()) return dir;
-  std::string home = env("HOME");
-  return home.empty() ? "" : home + "/.docker";
 }
 
 // TLS with the material in `dir`; certificate checks are never skipped.
@@ -92,13 +83,6 @@ EngineEndpoint context_endpoint(const std::string& config_dir, const std::string
 }
 
 }  // namespace
-
-Environment process_environment() {
-  return [](const std::string& name) {
-    const char* v = std::getenv(name.c_str());
-    return std::string(v ? v : "");
-  };
-}
 
 EngineEndpoint parse_engine_host(const std::string& host, const std::string& origin) {
   EngineEndpoint e;

@@ -1,7 +1,8 @@
 #pragma once
-#include <functional>
 #include <string>
 #include <vector>
+
+#include "util/environment.h"
 
 namespace imgaudit {
 
@@ -14,10 +15,6 @@ struct EngineEndpoint {
   std::string ca_cert, client_cert, client_key;  // TLS (DOCKER_TLS_VERIFY or a context's TLS material)
   bool default_port = false;  // tcp:// without a port: 2375, or 2376 with TLS, as the docker CLI takes it
 };
-
-// The environment as the endpoints read it (getenv in the program, a map in tests).
-using Environment = std::function<std::string(const std::string& name)>;
-Environment process_environment();
 
 // The Docker Engine, found as the docker CLI finds it: `override_host`
 // (--docker-host), else DOCKER_HOST (with DOCKER_TLS_VERIFY and

@@ -2,6 +2,7 @@
 
 #include "engine/engine_client.h"
 #include "source/image_sources.h"
+#include "source/json_blobs.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -19,8 +20,7 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
 }
 
 Platform inspected_platform(const nlohmann::json& j) {
-  auto field = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; };
-  return {field("Os"), field("Architecture"), field("Variant")};
+  return {string_field(j, "Os"), string_field(j, "Architecture"), string_field(j, "Variant")};
 }
 
 }  // namespace

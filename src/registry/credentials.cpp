@@ -1,6 +1,5 @@
 #include "registry/credentials.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -8,6 +7,7 @@
 
 #include "registry/base64.h"
 #include "registry/helper_process.h"
+#include "util/environment.h"
 #include "util/error.h"
 
 namespace imgaudit {
@@ -69,9 +69,8 @@ std::optional<Credentials> from_auths(const nlohmann::json& entry, const std::st
 }  // namespace
 
 std::string docker_config_path() {
-  if (const char* dir = std::getenv("DOCKER_CONFIG"); dir && *dir) return std::string(dir) + "/config.json";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.docker/config.json";
-  return "";
+  std::string dir = docker_config_dir(process_environment());
+  return dir.empty() ? "" : dir + "/config.json";
 }
 
 std::optional<Credentials> find_credentials(const std::string& registry, const std::string& config_path,

@@ -92,7 +92,7 @@ const SavedImage& choose(const BlobStore& store, const std::vector<SavedImage>& 
     if (!number || n >= images.size())
       throw InputError("no image " + reference + " (the archive holds " + std::to_string(images.size()) +
                        ", from @0)");
-    candidates.push_back(&images[n]);
+    return images[n];  // a platform asked for is checked against its config by the caller
   }
   for (const SavedImage& img : images)
     if (reference.empty() || std::any_of(img.repo_tags.begin(), img.repo_tags.end(),
@@ -113,8 +113,8 @@ const SavedImage& choose(const BlobStore& store, const std::vector<SavedImage>& 
 }
 
 std::string sniffed_media_type(const std::string& head, bool docker) {
-  bool gzip = head.size() >= 2 && head.compare(0, 2, "\x1f\x8b") == 0;
-  bool zstd = head.size() >= 4 && head.compare(0, 4, "\x28\xb5\x2f\xfd") == 0;
+  bool gzip = compression_of(head) == "gzip";
+  bool zstd = compression_of(head) == "zstd";
   if (docker && gzip) return media_type::kDockerLayerGzip;
   if (docker && !zstd) return media_type::kDockerLayer;
   if (gzip) return media_type::kOciLayerGzip;
@@ -147,10 +147,10 @@ std::vector<StoredImage::Layer> saved_layers(const BlobStore& store, const Saved
     std::string head = store.head(path);
     Descriptor d;
     d.size = static_cast<int64_t>(store.size(path));
-    bool in_blobs = path.rfind("blobs/sha256/", 0) == 0 && is_sha256_digest("sha256:" + path.substr(13));
-    d.media_type = sniffed_media_type(head, !in_blobs);
-    if (in_blobs) {
-      d.digest = "sha256:" + path.substr(13);
+    std::string named = digest_of_blob_path(path);
+    d.media_type = sniffed_media_type(head, named.empty());
+    if (!named.empty()) {
+      d.digest = named;
     } else if (d.media_type == media_type::kDockerLayer) {
       if (!is_sha256_digest(diff_ids[i])) throw InputError("config: malformed diff_id \"" + diff_ids[i].substr(0, 100) + "\"");
       d.digest = diff_ids[i];

@@ -2,6 +2,7 @@
 
 #include "util/error.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -30,6 +31,13 @@ std::string descriptor_digest(const nlohmann::json& d, const std::string& what) 
 }
 
 std::string blob_path_of(const std::string& digest) { return "blobs/sha256/" + digest.substr(7); }
+
+std::string digest_of_blob_path(const std::string& path) {
+  const std::string prefix = "blobs/sha256/";
+  if (!starts_with(path, prefix)) return "";
+  std::string digest = "sha256:" + path.substr(prefix.size());
+  return is_sha256_digest(digest) ? digest : "";
+}
 
 nlohmann::json read_json_blob(const BlobStore& store, const nlohmann::json& d, const std::string& what) {
   std::string digest = descriptor_digest(d, what);

@@ -20,6 +20,8 @@ std::string descriptor_digest(const nlohmann::json& d, const std::string& what);
 
 // "sha256:<hex>" -> "blobs/sha256/<hex>" (after descriptor_digest's check).
 std::string blob_path_of(const std::string& digest);
+// "blobs/sha256/<hex>" -> "sha256:<hex>": the digest a blob's path names; "" for any other path.
+std::string digest_of_blob_path(const std::string& path);
 
 // Reads the blob `d` describes from an OCI layout, checking its sha256 and
 // its size when given, and parses it as JSON.

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace imgaudit {
 
@@ -20,5 +21,15 @@ inline constexpr const char* kDockerLayerGzip = "application/vnd.docker.image.ro
 inline bool is_index(const std::string& t) { return t == kOciIndex || t == kDockerManifestList; }
 inline bool is_image_manifest(const std::string& t) { return t == kOciManifest || t == kDockerManifest; }
 }  // namespace media_type
+
+// The compressor a blob's first bytes name: "gzip", "zstd", "xz", "bzip2", or "" for none of them.
+inline std::string_view compression_of(std::string_view head) {
+  auto has = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+  if (has("\x1f\x8b")) return "gzip";
+  if (has("\x28\xb5\x2f\xfd")) return "zstd";
+  if (has(std::string_view("\xfd" "7zXZ\0", 6))) return "xz";
+  if (has("BZh")) return "bzip2";
+  return "";
+}
 
 }  // namespace imgaudit

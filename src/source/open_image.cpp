@@ -15,10 +15,13 @@ namespace imgaudit {
 namespace {
 
 std::string describe(const ImageRef& ref) {
+  auto path_and_reference = [&](const char* prefix) {
+    return prefix + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
+  };
   switch (ref.kind) {
-    case ImageRef::Oci: return "oci:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
-    case ImageRef::OciArchive: return "oci-archive:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
-    case ImageRef::DockerArchive: return "docker-archive:" + ref.path + (ref.reference.empty() ? "" : ":" + ref.reference);
+    case ImageRef::Oci: return path_and_reference("oci:");
+    case ImageRef::OciArchive: return path_and_reference("oci-archive:");
+    case ImageRef::DockerArchive: return path_and_reference("docker-archive:");
     case ImageRef::Rootfs: return "rootfs:" + ref.path;
     case ImageRef::Stdin: return "docker-archive:-";
     case ImageRef::DockerDaemon: return "docker-daemon:" + ref.reference;

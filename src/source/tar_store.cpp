@@ -7,10 +7,10 @@
 #include "source/blob_store.h"
 #include "source/byte_streams.h"
 #include "source/json_blobs.h"
+#include "source/media_types.h"
 #include "util/error.h"
 #include "util/paths.h"
 #include "util/sha256.h"
-#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -99,18 +99,9 @@ std::string read_up_to(struct archive* a, size_t n, const std::string& name) {
 // What a layer blob starts with: a compressor's magic, a tar header, or the
 // zero blocks of an empty tar. Anything else is kept as a small file.
 bool looks_like_layer(const std::string& head) {
-  auto has = [&](size_t at, std::string_view magic) { return head.compare(at, magic.size(), magic) == 0; };
-  if (has(0, "\x1f\x8b") || has(0, "\x28\xb5\x2f\xfd") || has(0, std::string_view("\xfd" "7zXZ\0", 6)) ||
-      has(0, "BZh"))
-    return true;
-  if (head.size() >= 262 && has(257, "ustar")) return true;
+  if (!compression_of(head).empty()) return true;
+  if (head.size() >= 262 && head.compare(257, 5, "ustar") == 0) return true;
   return head.size() >= 512 && head.find_first_not_of('\0', 0) >= 512;
-}
-
-std::string named_digest(const std::string& path) {
-  if (!starts_with(path, "blobs/sha256/")) return "";
-  std::string digest = "sha256:" + path.substr(13);
-  return is_sha256_digest(digest) ? digest : "";
 }
 
 }  // namespace
@@ -177,7 +168,7 @@ void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
         if (looks_like_layer(peeked)) {
           MemberStream rest(a, std::move(peeked), *name);
           try {
-            m.digest = (*read_blob)(*name, named_digest(*name), m.size, rest);
+            m.digest = (*read_blob)(*name, digest_of_blob_path(*name), m.size, rest);
           } catch (const InputError& err) {
             throw InputError(*name + ": " + err.what());
           }
@@ -252,7 +243,6 @@ std::string TarStore::read(const std::string& path, uint64_t max_size) const {
   const Member& m = resolve(path);
   if (m.size > max_size) throw InputError(path + ": too large (over " + std::to_string(max_size) + " bytes)");
   if (m.content) return *m.content;
-  if (file_.empty()) throw InputError(path + ": " + why_not_kept(m));
   std::unique_ptr<ByteStream> in = open(path);
   std::string out;
   char buf[65536];
