@@ -8,30 +8,6 @@ namespace {
 
 bool continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
 
-// Length of the well-formed UTF-8 sequence at s[i], 0 when there is none.
-size_t utf8_length(std::string_view s, size_t i) {
-  auto at = [&](size_t k) -> unsigned char { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
-  unsigned char c = at(0);
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) return continuation(at(1)) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-    return at(1) >= lo && at(1) <= hi && continuation(at(2)) ? 3 : 0;
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-    return at(1) >= lo && at(1) <= hi && continuation(at(2)) && continuation(at(3)) ? 4 : 0;
-  }
-  return 0;
-}
-
-void escape_byte(std::string& out, unsigned char c) {
-  static const char hex[] = "0123456789abcdef";
-  out += "\\x";
-  out += hex[c >> 4];
-  out += hex[c & 15];
-}
-
 bool is_placeholder_name(std::string_view name) {
   if (name.empty()) return false;
   for (char c : name)
@@ -101,30 +77,6 @@ bool match_from(const std::vector<Token>& tokens, size_t t, const std::string& t
 }
 
 }  // namespace
-
-std::string terminal_safe(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      out += printable(s.substr(i, 1));
-      ++i;
-      continue;
-    }
-    size_t n = utf8_length(s, i);
-    bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) <= 0x9f;
-    if (n == 0 || c1) {
-      size_t bad = n == 0 ? 1 : n;
-      for (size_t k = 0; k < bad; ++k) escape_byte(out, static_cast<unsigned char>(s[i + k]));
-      i += bad;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
-}
 
 size_t display_width(std::string_view s) {
   size_t n = 0;

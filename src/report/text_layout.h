@@ -1,4 +1,4 @@
-// Helpers of the text report: terminal-safe strings, word wrapping, and reading
+// Helpers of the text report: word wrapping, and reading
 // a finding's specifics back out of its message.
 #pragma once
 #include <map>
@@ -8,12 +8,6 @@
 #include <vector>
 
 namespace imgaudit {
-
-// `s` as printable() shows it (ASCII controls as "\x1b"), and besides that every
-// byte that is not part of well-formed UTF-8, and every C1 control written in
-// UTF-8 (U+0080..U+009F, e.g. CSI "\xc2\x9b"), as "\xNN" too: what is left is
-// safe to put on a terminal.
-std::string terminal_safe(std::string_view s);
 
 // Columns `s` takes on a terminal: its UTF-8 code points.
 size_t display_width(std::string_view s);

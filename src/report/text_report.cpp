@@ -26,15 +26,12 @@ struct Style {
   const char* reset() const { return on ? "\033[0m" : ""; }
 };
 
-// Anything the image controls (paths, history, messages that embed them) on its way to the terminal.
-std::string safe(std::string_view s) { return terminal_safe(s); }
-
 // Advice keeps the catalog's line breaks (runs-as-root's "RUN ...\nUSER app"), each line made safe.
 std::string safe_lines(std::string_view s) {
   std::string out;
   for_each_line(s, [&](std::string_view line) {
     if (!out.empty()) out += '\n';
-    out += terminal_safe(line);
+    out += printable(line);
   });
   return out;
 }
@@ -80,23 +77,23 @@ class Printer {
 
 void write_header(std::ostream& out, const AuditReport& r, const Style& st) {
   const auto& f = r.facts;
-  out << st.bold() << safe(f.image.source) << st.reset() << '\n';
+  out << st.bold() << printable(f.image.source) << st.reset() << '\n';
   const ImageIdentity& id = f.image.identity;
   if (id.transport == "docker" || id.transport == "podman")
     out << "  source    " << (id.transport == "docker" ? "the local Docker Engine" : "Podman") << " at "
-        << safe(id.engine) << '\n';
+        << printable(id.engine) << '\n';
   else if (id.transport == "registry")
     out << "  source    the registry\n";
-  for (const std::string& miss : f.image.passed_over) out << "  not in    " << safe(miss) << '\n';
-  if (!id.image_id.empty()) out << "  image ID  " << safe(id.image_id) << '\n';
-  if (!id.repo_tags.empty()) out << "  tags      " << safe(join(id.repo_tags, ", ")) << '\n';
-  if (!id.repo_digests.empty()) out << "  digests   " << safe(join(id.repo_digests, ", ")) << '\n';
-  if (!f.image.manifest_digest.empty()) out << "  digest    " << safe(f.image.manifest_digest) << '\n';
-  if (!f.image.platform.architecture.empty()) out << "  platform  " << safe(f.image.platform.str()) << '\n';
+  for (const std::string& miss : f.image.passed_over) out << "  not in    " << printable(miss) << '\n';
+  if (!id.image_id.empty()) out << "  image ID  " << printable(id.image_id) << '\n';
+  if (!id.repo_tags.empty()) out << "  tags      " << printable(join(id.repo_tags, ", ")) << '\n';
+  if (!id.repo_digests.empty()) out << "  digests   " << printable(join(id.repo_digests, ", ")) << '\n';
+  if (!f.image.manifest_digest.empty()) out << "  digest    " << printable(f.image.manifest_digest) << '\n';
+  if (!f.image.platform.architecture.empty()) out << "  platform  " << printable(f.image.platform.str()) << '\n';
   std::string distro = f.distro.pretty_name.empty() ? f.distro.id : f.distro.pretty_name;
-  out << "  distro    " << (distro.empty() ? "unknown" : safe(distro)) << '\n';
-  out << "  libc      " << to_string(f.libc.family) << (f.libc.version.empty() ? "" : " " + safe(f.libc.version));
-  for (auto& s : f.libc.shims) out << " (+" << safe(s) << ")";
+  out << "  distro    " << (distro.empty() ? "unknown" : printable(distro)) << '\n';
+  out << "  libc      " << to_string(f.libc.family) << (f.libc.version.empty() ? "" : " " + printable(f.libc.version));
+  for (auto& s : f.libc.shims) out << " (+" << printable(s) << ")";
   out << '\n';
   uint64_t compressed = 0, uncompressed = 0;
   for (auto& l : f.image.layers) compressed += l.compressed_size, uncompressed += l.uncompressed_size;
@@ -112,7 +109,7 @@ void write_ignores(std::ostream& out, const char* title, const nlohmann::json& i
   if (!ignores.is_array() || ignores.empty()) return;
   out << title << '\n';
   for (auto& ig : ignores) {
-    auto field = [&](const char* key) { return terminal_safe(printable(ig.value(key, ""), 200)); };
+    auto field = [&](const char* key) { return printable(ig.value(key, ""), 200); };
     out << "  " << field("id");
     if (!field("path").empty()) out << " path " << field("path");
     if (!field("image").empty()) out << " image " << field("image");
@@ -213,7 +210,7 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
   // The header: the finding's message, or for several the rule's title and how many files.
   std::string text;
   if (single) {
-    text = safe(b.findings.front()->message);
+    text = printable(b.findings.front()->message);
   } else {
     text = rule ? rule->title + ":" : std::string();
     if (files)
@@ -239,7 +236,7 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
   if (columns) {
     for (auto* f : b.findings)
       for (size_t i = 0; i < std::min(o.max_paths, f->paths.size()); ++i)
-        path_column = std::max(path_column, display_width(safe(f->paths[i])));
+        path_column = std::max(path_column, display_width(printable(f->paths[i])));
     if (p.width()) path_column = std::min(path_column, p.width() > 8 ? (p.width() - 6) / 2 : size_t(1));
   }
 
@@ -255,25 +252,25 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
   }
   for (auto& [origin, findings] : origins) {
     const Finding& first = *findings.front();
-    if (first.layer >= 0) p.dim(2, "layer " + std::to_string(first.layer) + ": ", safe(first.created_by));
+    if (first.layer >= 0) p.dim(2, "layer " + std::to_string(first.layer) + ": ", printable(first.created_by));
     if (first.dockerfile)
-      p.dim(2, safe(first.dockerfile->file) + ":" + std::to_string(first.dockerfile->start_line) + ": ",
-            safe(first.dockerfile->instruction));
+      p.dim(2, printable(first.dockerfile->file) + ":" + std::to_string(first.dockerfile->start_line) + ": ",
+            printable(first.dockerfile->instruction));
     for (auto* f : findings) {
       std::string python_note;
       if (columns) {
-        if (auto vars = specifics(*f); vars && vars->count("python_note")) python_note = safe(trim(vars->at("python_note")));
+        if (auto vars = specifics(*f); vars && vars->count("python_note")) python_note = printable(trim(vars->at("python_note")));
       } else if (!single) {
-        p.wrapped(4, "", "", safe(f->message), "", "", 6);  // the specifics of this finding are only in its message
+        p.wrapped(4, "", "", printable(f->message), "", "", 6);  // the specifics of this finding are only in its message
       }
       size_t shown = std::min(o.max_paths, f->paths.size());
       for (size_t i = 0; i < shown; ++i) {
-        std::string path = safe(f->paths[i]);
+        std::string path = printable(f->paths[i]);
         if (!columns) {
           out << "    " << path << '\n';
           continue;
         }
-        std::string libs = safe(join(lacks[f], ", "));
+        std::string libs = printable(join(lacks[f], ", "));
         size_t w = display_width(path);
         if (w <= path_column) {
           std::string lead = path + std::string(path_column - w + 2, ' ');
@@ -301,7 +298,7 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
     std::string findings = plural(b.consequences.size(), "needed-lib-missing finding", "needed-lib-missing findings");
     std::string note =
         known ? "and " + plural(libs.size(), "missing library", "missing libraries") +
-                    " of the same programs, consequences of the above: " + safe(join(libs, ", ")) + " (" + findings +
+                    " of the same programs, consequences of the above: " + printable(join(libs, ", ")) + " (" + findings +
                     ", in full in --format json)"
               : "and " + findings + " of the same programs, consequences of the above (in full in --format json)";
     p.wrapped(2, "", "", note, st.dim(), st.reset(), 4);
@@ -352,7 +349,7 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   for (auto& b : blocks) write_block(p, b, o, st);
 
   if (!o.quiet) {
-    for (auto& w : r.warnings) out << "note: " << safe(w) << '\n';
+    for (auto& w : r.warnings) out << "note: " << printable(w) << '\n';
     if (!r.warnings.empty()) out << '\n';
     write_ignores(out, "Unused ignores, they matched no finding:", r.unused_ignores, false);
     write_ignores(out, "Expired ignores, no longer applied:", r.expired_ignores, true);

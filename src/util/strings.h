@@ -25,23 +25,11 @@ void for_each_line(std::string_view text, Fn fn) {
   }
 }
 
-// `s` safe for a terminal: control characters (ESC, newlines...) as "\x1b",
-// cut to `max` bytes with "..." when longer.
-inline std::string printable(std::string_view s, size_t max = std::string_view::npos) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    if (out.size() >= max) return out + "...";
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// `s` safe for a terminal: control characters (ESC, newlines...), C1 controls
+// written in UTF-8 (U+0080..U+009F, e.g. CSI "\xc2\x9b") and every byte that is
+// not part of well-formed UTF-8 as "\xNN"; cut to `max` bytes with "..." when
+// longer, never inside a character.
+std::string printable(std::string_view s, size_t max = std::string_view::npos);
 
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 

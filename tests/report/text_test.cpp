@@ -326,11 +326,3 @@ TEST(TextLayout, MatchTemplateReadsTheSpecificsBack) {
   EXPECT_EQ(match_template("{a|x} and ${B}", "1 and ${B}"), (std::map<std::string, std::string>{{"a", "1"}}));
   EXPECT_EQ(match_template("{a}-{a}", "x-y"), std::nullopt) << "one placeholder, one value";
 }
-
-TEST(TextLayout, TerminalSafeEscapesControlsAndBrokenUtf8) {
-  EXPECT_EQ(terminal_safe("a\x1b[1mb\n"), "a\\x1b[1mb\\x0a");
-  EXPECT_EQ(terminal_safe("caf\xc3\xa9"), "caf\xc3\xa9");
-  EXPECT_EQ(terminal_safe("\xc2\x9b" "2J"), "\\xc2\\x9b2J");
-  EXPECT_EQ(terminal_safe("\x9b\xff\xe2\x82"), "\\x9b\\xff\\xe2\\x82");
-  EXPECT_EQ(terminal_safe("\xf0\x9f\x90\xb3"), "\xf0\x9f\x90\xb3");
-}
