@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "policy/policy.h"
 #include "util/strings.h"
 
 namespace imgaudit {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iterator>
 
+#include "policy/policy.h"
 #include "util/error.h"
 #include "util/strings.h"
 

@@ -45,10 +45,4 @@ bool option_is_flag(const CLI::Option* o);
 bool option_is_integer(const CLI::Option* o);
 std::vector<std::string> option_choices(const CLI::Option* o);  // {} when any text goes
 
-// Keys of the settings file that are no flag.
-inline const std::vector<std::string>& policy_keys() {
-  static const std::vector<std::string> keys = {"ignore", "severity"};
-  return keys;
-}
-
 }  // namespace imgaudit

@@ -94,6 +94,11 @@ bool applies_to(const IgnoreRule& ig, const Finding& f) {
 
 }  // namespace
 
+const std::vector<std::string>& policy_keys() {
+  static const std::vector<std::string> keys = {"ignore", "severity"};
+  return keys;
+}
+
 Policy policy_from_json(const nlohmann::json& doc, const std::string& origin) {
   Policy policy;
   if (doc.is_null()) return policy;
@@ -128,7 +133,7 @@ Policy load_policy_file(const std::string& path) {
   }
   if (!j.is_object()) throw InputError(path + ": the config must be a JSON object");
   for (auto& [key, value] : j.items())
-    if (key != "ignore" && key != "severity")
+    if (std::find(policy_keys().begin(), policy_keys().end(), key) == policy_keys().end())
       throw InputError(path + ": unknown key \"" + printable(key, 60) + "\" (expected \"ignore\" and \"severity\")");
   return policy_from_json(j, path);
 }

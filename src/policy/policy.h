@@ -31,6 +31,9 @@ struct Policy {
   std::map<std::string, Severity> severity;
 };
 
+// The keys of a config document that are the policy's: "ignore", "severity".
+const std::vector<std::string>& policy_keys();
+
 // The "ignore" and "severity" keys of a config document (YAML read as JSON);
 // its other keys are left to the caller:
 //   {"ignore": [{"id": "...", "path": "glob", "image": "glob", "expires": "2025-06-30", "reason": "..."}],
