@@ -10,7 +10,7 @@ BUILD="build-essential cmake pkg-config ca-certificates \
   musl-tools musl-dev"
 TESTS="git libgtest-dev liblief-dev \
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross file golang-go rustc libjemalloc-dev libmimalloc-dev \
-  umoci skopeo docker-registry docker.io podman curl zstd gzip tar \
+  umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
   dpkg-dev groff-base man-db zsh pre-commit lintian"
 case "${1:-}" in

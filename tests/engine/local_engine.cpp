@@ -405,10 +405,34 @@ void LocalDockerd::shutdown() {
 
 std::string LocalDockerd::log() const { return read_file(dir_ + "/dockerd.log"); }
 
-int LocalDockerd::docker(const std::string& args, std::string* out) const {
-  return run("env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_API_VERSION"
-             " DOCKER_BUILDKIT=0 DOCKER_CONFIG=" + quote(dir_ + "/client") + " docker -H " + quote(host()) + " " + args,
-             out);
+// The docker CLI of the engine's own version (Debian's docker.io ships both): another docker earlier on
+// PATH may be newer than the engine's API or want plugins (buildx) that are not installed.
+static std::string engine_client() {
+  static const std::string client = [] {
+    auto version_of = [](const std::string& program) {
+      std::string out;
+      run(quote(program) + " --version 2>/dev/null", &out);  // "Docker version 20.10.24+dfsg1, build 297e128"
+      return out.substr(0, out.find(','));
+    };
+    std::string engine = version_of("dockerd"), candidates;
+    run("which -a docker 2>/dev/null", &candidates);
+    std::istringstream lines(candidates);
+    for (std::string path; std::getline(lines, path);)
+      if (!engine.empty() && version_of(path) == engine) return path;
+    return std::string("docker");
+  }();
+  return client;
+}
+
+std::string LocalDockerd::docker_command(bool buildkit) const {
+  return std::string("env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_API_VERSION"
+                     " DOCKER_BUILDKIT=") +
+         (buildkit ? "1" : "0") + " DOCKER_CONFIG=" + quote(dir_ + "/client") + " " + quote(engine_client()) +
+         " -H " + quote(host());
+}
+
+int LocalDockerd::docker(const std::string& args, std::string* out, bool buildkit) const {
+  return run(docker_command(buildkit) + " " + args, out);
 }
 
 std::unique_ptr<LocalDockerd> LocalDockerd::start_or_skip_reason(std::string* why, const DockerdOptions& options) {

@@ -64,8 +64,10 @@ class LocalDockerd {
   std::string client_cert_dir() const { return tcp_port_ ? dir_ + "/client" : ""; }
 
   // Runs `docker -H host() ARGS` through the shell (ARGS may end in redirections), with the classic
-  // builder (DOCKER_BUILDKIT=0) and a client config of its own; exit status, stdout in *out.
-  int docker(const std::string& args, std::string* out = nullptr) const;
+  // builder (DOCKER_BUILDKIT=0) unless `buildkit`, and a client config of its own; exit status, stdout in *out.
+  int docker(const std::string& args, std::string* out = nullptr, bool buildkit = false) const;
+  // That command line without its ARGS, for a pipe between two docker commands.
+  std::string docker_command(bool buildkit = false) const;
 
  private:
   void shutdown();
