@@ -105,85 +105,105 @@ void read_version_needs(const ElfFile& file, const StringTable& strings, uint64_
   }
 }
 
-}  // namespace
-
-DynamicInfo read_dynamic(const ElfFile& file) {
-  DynamicInfo info;
-  const GElf_Phdr* dynamic = nullptr;
-  for (const GElf_Phdr& ph : file.segments())
-    if (ph.p_type == PT_DYNAMIC) {
-      dynamic = &ph;
-      break;
-    }
-  if (!dynamic) return info;
-  info.present = true;
-  Elf_Data* data = file.typed(file.range(dynamic->p_offset, dynamic->p_filesz, "PT_DYNAMIC segment"), ELF_T_DYN,
-                              "PT_DYNAMIC segment");
-  size_t count = std::min<size_t>(data->d_size / file.record_size(ELF_T_DYN), INT32_MAX);
-
+// The values of the dynamic entries the readers use, before any is resolved.
+struct DynamicEntries {
   std::vector<uint64_t> needed;
   std::vector<uint64_t> table_addresses;  // where tables that follow .dynsym may start
   std::optional<uint64_t> soname, rpath, runpath, strtab, strsz, symtab, hash, gnu_hash, verneed, verneednum;
   uint64_t syment = 0;
-  bool terminated = false;
-  for (size_t i = 0; i < count && !terminated; ++i) {
+  uint64_t flags_1 = 0;
+};
+
+const GElf_Phdr* dynamic_segment(const ElfFile& file) {
+  for (const GElf_Phdr& ph : file.segments())
+    if (ph.p_type == PT_DYNAMIC) return &ph;
+  return nullptr;
+}
+
+DynamicEntries read_entries(const ElfFile& file, const GElf_Phdr& dynamic) {
+  Elf_Data* data = file.typed(file.range(dynamic.p_offset, dynamic.p_filesz, "PT_DYNAMIC segment"), ELF_T_DYN,
+                              "PT_DYNAMIC segment");
+  size_t count = std::min<size_t>(data->d_size / file.record_size(ELF_T_DYN), INT32_MAX);
+  DynamicEntries e;
+  for (size_t i = 0; i < count; ++i) {
     GElf_Dyn d;
     if (!gelf_getdyn(data, int(i), &d)) elf_fail("unreadable dynamic entry");
     uint64_t v = d.d_un.d_val;
     switch (d.d_tag) {
-      case DT_NULL: terminated = true; break;
-      case DT_NEEDED: needed.push_back(v); break;
-      case DT_SONAME: soname = v; break;
-      case DT_RPATH: rpath = v; break;
-      case DT_RUNPATH: runpath = v; break;
-      case DT_STRTAB: strtab = v; break;
-      case DT_STRSZ: strsz = v; break;
-      case DT_SYMTAB: symtab = v; break;
-      case DT_SYMENT: syment = v; break;
-      case DT_HASH: hash = v; break;
-      case DT_GNU_HASH: gnu_hash = v; break;
-      case DT_VERNEED: verneed = v; break;
-      case DT_VERNEEDNUM: verneednum = v; break;
-      case DT_FLAGS_1: info.flags_1 = v; break;
-      case DT_VERSYM: case DT_VERDEF: case DT_REL: case DT_RELA: case DT_JMPREL: table_addresses.push_back(v); break;
+      case DT_NULL: return e;
+      case DT_NEEDED: e.needed.push_back(v); break;
+      case DT_SONAME: e.soname = v; break;
+      case DT_RPATH: e.rpath = v; break;
+      case DT_RUNPATH: e.runpath = v; break;
+      case DT_STRTAB: e.strtab = v; break;
+      case DT_STRSZ: e.strsz = v; break;
+      case DT_SYMTAB: e.symtab = v; break;
+      case DT_SYMENT: e.syment = v; break;
+      case DT_HASH: e.hash = v; break;
+      case DT_GNU_HASH: e.gnu_hash = v; break;
+      case DT_VERNEED: e.verneed = v; break;
+      case DT_VERNEEDNUM: e.verneednum = v; break;
+      case DT_FLAGS_1: e.flags_1 = v; break;
+      case DT_VERSYM: case DT_VERDEF: case DT_REL: case DT_RELA: case DT_JMPREL: e.table_addresses.push_back(v); break;
       default: break;
     }
   }
-  if (!terminated) elf_fail("dynamic section without DT_NULL");
-  if (!strtab || !strsz) {
-    if (!needed.empty() || soname || rpath || runpath || verneed) elf_fail("dynamic section without string table");
+  elf_fail("dynamic section without DT_NULL");
+}
+
+// The names the entries point at in the dynamic string table, which must exist when any is used.
+void read_names(const ElfFile& file, const DynamicEntries& e, DynamicInfo& info) {
+  std::string_view strings = file.at_vaddr(*e.strtab, "dynamic string table");
+  if (*e.strsz > strings.size()) elf_fail("dynamic string table past end of its segment");
+  StringTable table{strings.substr(0, *e.strsz), "dynamic string table"};
+  info.strtab = table.bytes;
+  for (uint64_t n : e.needed) info.needed.emplace_back(table.at(n));
+  if (e.soname) info.soname = table.at(*e.soname);
+  if (e.rpath) info.rpath = split_path_list(table.at(*e.rpath));
+  if (e.runpath) info.runpath = split_path_list(table.at(*e.runpath));
+  if (e.verneed) {
+    if (!e.verneednum) elf_fail("DT_VERNEED without DT_VERNEEDNUM");
+    read_version_needs(file, table, *e.verneed, *e.verneednum, info.version_needs);
+  }
+}
+
+// The size of .dynsym, which no dynamic entry states: from a hash table, else from the table laid out after it.
+std::optional<uint64_t> dynamic_symbol_count(const ElfFile& file, const DynamicEntries& e) {
+  if (e.syment != 0 && e.syment != file.record_size(ELF_T_SYM)) elf_fail("bad dynamic symbol entry size");
+  if (e.hash) return symbols_from_hash(file, *e.hash);
+  if (e.gnu_hash)
+    if (auto counted = symbols_from_gnu_hash(file, *e.gnu_hash)) return counted;
+  // Linkers put .dynsym right before the next dynamic table.
+  std::vector<uint64_t> starts = e.table_addresses;
+  for (auto t : {e.strtab, e.gnu_hash, e.verneed})
+    if (t) starts.push_back(*t);
+  uint64_t end = UINT64_MAX;
+  for (uint64_t a : starts)
+    if (a > *e.symtab) end = std::min(end, a);
+  if (end == UINT64_MAX) return std::nullopt;
+  return (end - *e.symtab) / file.record_size(ELF_T_SYM);
+}
+
+}  // namespace
+
+DynamicInfo read_dynamic(const ElfFile& file) {
+  DynamicInfo info;
+  const GElf_Phdr* dynamic = dynamic_segment(file);
+  if (!dynamic) return info;
+  info.present = true;
+  DynamicEntries e = read_entries(file, *dynamic);
+  info.flags_1 = e.flags_1;
+  if (!e.strtab || !e.strsz) {
+    if (!e.needed.empty() || e.soname || e.rpath || e.runpath || e.verneed)
+      elf_fail("dynamic section without string table");
     return info;
   }
-  std::string_view strings = file.at_vaddr(*strtab, "dynamic string table");
-  if (*strsz > strings.size()) elf_fail("dynamic string table past end of its segment");
-  StringTable table{strings.substr(0, *strsz), "dynamic string table"};
-  info.strtab = table.bytes;
-  for (uint64_t n : needed) info.needed.emplace_back(table.at(n));
-  if (soname) info.soname = table.at(*soname);
-  if (rpath) info.rpath = split_path_list(table.at(*rpath));
-  if (runpath) info.runpath = split_path_list(table.at(*runpath));
-  if (verneed) {
-    if (!verneednum) elf_fail("DT_VERNEED without DT_VERNEEDNUM");
-    read_version_needs(file, table, *verneed, *verneednum, info.version_needs);
-  }
-  if (symtab) {
-    if (syment != 0 && syment != file.record_size(ELF_T_SYM)) elf_fail("bad dynamic symbol entry size");
-    info.symtab_vaddr = *symtab;
-    if (hash) {
-      info.symbol_count = symbols_from_hash(file, *hash);
+  read_names(file, e, info);
+  if (e.symtab) {
+    info.symtab_vaddr = *e.symtab;
+    if (auto count = dynamic_symbol_count(file, e)) {
+      info.symbol_count = *count;
       info.has_symbols = true;
-    } else if (auto counted = gnu_hash ? symbols_from_gnu_hash(file, *gnu_hash) : std::nullopt) {
-      info.symbol_count = *counted;
-      info.has_symbols = true;
-    } else {
-      // No hash to count by: .dynsym ends where the next dynamic table starts, as linkers lay them out.
-      for (auto t : {strtab, gnu_hash, verneed}) if (t) table_addresses.push_back(*t);
-      uint64_t end = UINT64_MAX;
-      for (uint64_t a : table_addresses) if (a > *symtab) end = std::min(end, a);
-      if (end != UINT64_MAX) {
-        info.symbol_count = (end - *symtab) / file.record_size(ELF_T_SYM);
-        info.has_symbols = true;
-      }
     }
   }
   return info;

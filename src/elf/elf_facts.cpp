@@ -8,6 +8,7 @@
 #include "elf/dynamic_info.h"
 #include "elf/elf_file.h"
 #include "elf/go_buildinfo.h"
+#include "elf/target_os.h"
 #include "util/strings.h"
 
 namespace imgaudit {
@@ -65,17 +66,44 @@ std::string interpreter_of(const ElfFile& file) {
   return "";
 }
 
+// GNU ld and lld mark a PIE with DF_1_PIE; without the mark (older linkers), a static-pie is
+// what the kernel can start at an entry point, needing no loader, and no library (no SONAME).
+bool is_static_pie(const ElfFacts& f, const ElfFile& file, const DynamicInfo& dyn) {
+  if (dyn.flags_1 & DF_1_PIE) return true;
+  return file.header().e_entry != 0 && f.soname.empty() && f.interpreter.empty();
+}
+
 Linkage linkage_of(const ElfFacts& f, const ElfFile& file, const DynamicInfo& dyn) {
   if (!f.interpreter.empty() || !f.needed.empty()) return Linkage::Dynamic;
   if (file.header().e_type != ET_DYN || !dyn.present) return Linkage::Static;
-  if ((dyn.flags_1 & DF_1_PIE) || f.soname.empty()) return Linkage::StaticPie;
-  return Linkage::Dynamic;  // a shared library without dependencies
+  if (is_static_pie(f, file, dyn)) return Linkage::StaticPie;
+  // A shared library or module that needs nothing (a PostgreSQL or Python extension module, a
+  // preload) is still mapped by the dynamic loader of the process that loads it: dynamic.
+  return Linkage::Dynamic;
+}
+
+bool is_program_of(const ElfFacts& f, const ElfFile& file, const DynamicInfo& dyn) {
+  uint16_t type = file.header().e_type;
+  if (type == ET_EXEC) return true;
+  if (type != ET_DYN) return false;
+  return !f.interpreter.empty() || (dyn.flags_1 & DF_1_PIE) || f.linkage == Linkage::StaticPie;
+}
+
+// The libc functions that look names up in DNS (resolv.h's res_* are macros for __res_* in older glibc).
+bool is_resolver_function(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "getaddrinfo", "getaddrinfo_a", "getnameinfo", "gethostbyname", "gethostbyname2", "gethostbyname_r",
+      "gethostbyname2_r", "gethostbyaddr", "gethostbyaddr_r", "res_init", "res_ninit", "res_query", "res_nquery",
+      "res_search", "res_nsearch", "res_querydomain", "res_nquerydomain", "res_mkquery", "res_nmkquery",
+      "res_send", "res_nsend"};
+  return starts_with(name, "__res_") || std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 struct SymbolEvidence {
   bool any = false;
   bool thread_start = false;  // pthread_create / thrd_create
   bool exports_libc_start_main = false;
+  bool imports_resolver = false;  // an undefined dynamic symbol of the resolver (getaddrinfo, ...)
   LibcKind static_libc = LibcKind::Unknown;  // from libc internals linked into the file
   std::string allocator;
 };
@@ -87,6 +115,8 @@ SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool
     // a static executable only contains it when something calls it.
     if ((name == "pthread_create" || name == "thrd_create") && (!defined || statically_linked))
       ev.thread_start = true;
+    else if (!defined && dynamic && is_resolver_function(name))
+      ev.imports_resolver = true;
     else if (name == "__libc_start_main" && defined && dynamic)  // exported: libc itself, not a static program
       ev.exports_libc_start_main = true;
     else if (defined && (name == "__init_libc" || name == "__copy_tls"))
@@ -117,6 +147,19 @@ bool needs_tls_library(const std::vector<std::string>& needed) {
         starts_with(n, "libwolfssl") || starts_with(n, "libcurl"))
       return true;
   return false;
+}
+
+// Swift's runtime libraries are libswift<Module>.so, the module name upper-case or "_" first:
+// libswiftCore.so, libswiftGlibc.so, libswift_Concurrency.so, ...
+bool is_swift_runtime(std::string_view n) {
+  if (!starts_with(n, "libswift") || n.size() < 9 || !contains(n, ".so")) return false;
+  char c = n[8];
+  return (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+bool has_swift_metadata(const ElfFile& file) {
+  return std::any_of(file.sections().begin(), file.sections().end(),
+                     [](const ElfFile::Section& s) { return starts_with(s.name, "swift5_"); });
 }
 
 LibcKind libc_of_dynamic(const ElfFacts& f) {
@@ -165,9 +208,8 @@ std::optional<GoBuildInfo> go_buildinfo(const ElfFile& file, size_t scanned_at) 
   return std::nullopt;
 }
 
-ElfFacts collect(const ElfFile& file) {
+void read_headers(const ElfFile& file, ElfFacts& f) {
   const GElf_Ehdr& eh = file.header();
-  ElfFacts f;
   f.e_machine = eh.e_machine;
   f.elf_class = file.is_64() ? 64 : 32;
   f.little_endian = file.little_endian();
@@ -180,25 +222,37 @@ ElfFacts collect(const ElfFile& file) {
       f.gnu_stack_flags = ph.p_flags;
       f.stack_size = ph.p_memsz;
     }
+}
 
-  DynamicInfo dyn = read_dynamic(file);
+void take_dynamic(DynamicInfo& dyn, ElfFacts& f) {
   f.needed = std::move(dyn.needed);
   f.rpath = std::move(dyn.rpath);
   f.runpath = std::move(dyn.runpath);
   f.soname = std::move(dyn.soname);
   f.version_needs = std::move(dyn.version_needs);
   f.glibc_required = newest_glibc(f.version_needs);
-  f.linkage = linkage_of(f, file, dyn);
-  bool statically_linked = f.linkage != Linkage::Dynamic;
-  SymbolEvidence symbols = symbol_evidence(file, dyn, statically_linked);
+}
 
-  bool has_sections = file.sections().size() > 1;
-  const ElfFile::Section* go_section = file.section(".go.buildinfo");
-  bool maybe_go = go_section || !has_sections;
-  bool maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
+enum Needle {
+  kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld,
+  kGoMagic, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
+};
 
-  enum { kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld, kGoMagic,
-         kGoTzdata, kGoTls, kNeedles };
+// Which needles are worth looking for in a file.
+struct ScanScope {
+  bool maybe_libc;       // libc may be linked in (static) or be the file (musl's loader)
+  bool maybe_go;         // a Go section, or no sections to tell
+  bool sectionless;      // the Go build info can only be found by its magic
+  bool static_resolver;  // a resolver would be linked in: static, or maybe Go
+};
+
+struct ContentScan {
+  std::vector<size_t> at;  // file offset of each Needle, npos when absent
+  bool found(Needle n) const { return at[n] != std::string_view::npos; }
+};
+
+// One pass over the file's bytes for every needle in scope.
+ContentScan scan_content(const ElfFile& file, const ScanScope& scope) {
   std::vector<std::string_view> needles(kNeedles);
   needles[kRustPanic] = "rust_panic";
   needles[kRustcPath] = "/rustc/";
@@ -208,27 +262,25 @@ ElfFacts collect(const ElfFile& file) {
   needles[kMimalloc] = "mimalloc: ";
   needles[kJemalloc] = "<jemalloc>";
   needles[kTcmalloc] = "tcmalloc: ";
-  if (maybe_libc) {
+  if (scope.maybe_libc) {
     needles[kMusl] = "No error information";
     needles[kGlibcTunables] = "GLIBC_TUNABLES";
     needles[kGlibcTooOld] = "FATAL: kernel too old";
   }
-  if (maybe_go) {
-    if (!has_sections) needles[kGoMagic] = kGoBuildInfoMagic;
+  if (scope.maybe_go) {
+    if (scope.sectionless) needles[kGoMagic] = kGoBuildInfoMagic;
     needles[kGoTzdata] = "time/tzdata.";
     needles[kGoTls] = "crypto/tls.";
   }
-  std::vector<size_t> at = find_first(file.bytes(), needles);
-  auto found = [&](int i) { return at[i] != std::string_view::npos; };
-
-  std::optional<GoBuildInfo> go;
-  if (go_section || found(kGoMagic)) go = go_buildinfo(file, at[kGoMagic]);
-  if (go) {
-    f.go_version = go->version;
-    f.go_cgo = go->cgo;
-    f.go_tzdata = found(kGoTzdata);
+  if (scope.static_resolver) {
+    needles[kResolvConf] = "/etc/resolv.conf";  // musl's resolver (resolvconf.c) and Go's net package read it
+    needles[kGlibcHostsLookup] = "__nss_hosts_lookup2";
   }
+  return ContentScan{find_first(file.bytes(), needles)};
+}
 
+void set_runtime_facts(const SymbolEvidence& symbols, const ContentScan& scan, bool go, bool statically_linked,
+                       ElfFacts& f) {
   f.threads = go || symbols.thread_start ||
               std::any_of(f.needed.begin(), f.needed.end(),
                           [](std::string_view n) { return starts_with(n, "libpthread."); });
@@ -237,17 +289,27 @@ ElfFacts collect(const ElfFile& file) {
   f.allocator = symbols.allocator;
   if (f.allocator.empty()) f.allocator = allocator_from_needed(f.needed);
   if (f.allocator.empty()) {
-    if (found(kMimalloc)) f.allocator = "mimalloc";
-    else if (found(kJemalloc)) f.allocator = "jemalloc";
-    else if (found(kTcmalloc)) f.allocator = "tcmalloc";
+    if (scan.found(kMimalloc)) f.allocator = "mimalloc";
+    else if (scan.found(kJemalloc)) f.allocator = "jemalloc";
+    else if (scan.found(kTcmalloc)) f.allocator = "tcmalloc";
   }
-  f.uses_tls = needs_tls_library(f.needed) || (go && found(kGoTls));
-  f.rust = file.section(".rustc") || found(kRustPanic) || found(kRustcPath) || found(kRustStd);
+  f.uses_tls = needs_tls_library(f.needed) || (go && scan.found(kGoTls));
+}
 
-  std::string_view head = file.bytes().substr(0, 4096);
-  f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
+void set_language_facts(const ElfFile& file, const ContentScan& scan, ElfFacts& f) {
+  f.rust = file.section(".rustc") || scan.found(kRustPanic) || scan.found(kRustcPath) || scan.found(kRustStd);
+  bool swift_metadata = has_swift_metadata(file);
+  bool needs_swift_core = std::any_of(f.needed.begin(), f.needed.end(),
+                                      [](std::string_view n) { return starts_with(n, "libswiftCore.so"); });
+  f.swift = swift_metadata || std::any_of(f.needed.begin(), f.needed.end(), is_swift_runtime);
+  // An object file (ET_REL) has Swift's metadata but links no runtime yet.
+  f.swift_static = swift_metadata && !needs_swift_core && file.header().e_type != ET_REL;
+}
 
-  bool musl_signature = found(kMusl), glibc_signature = found(kGlibcTunables) || found(kGlibcTooOld);
+void set_libc(const SymbolEvidence& symbols, const ContentScan& scan, const std::optional<GoBuildInfo>& go,
+              ElfFacts& f) {
+  bool musl_signature = scan.found(kMusl);
+  bool glibc_signature = scan.found(kGlibcTunables) || scan.found(kGlibcTooOld);
   f.is_musl_loader = starts_with(f.soname, "libc.musl-") ||
                      (f.needed.empty() && symbols.exports_libc_start_main && musl_signature);
   if (f.is_musl_loader) {
@@ -259,7 +321,52 @@ ElfFacts collect(const ElfFile& file) {
   else if (symbols.static_libc != LibcKind::Unknown) f.libc = symbols.static_libc;
   else if (glibc_signature) f.libc = LibcKind::Glibc;
   else if (musl_signature) f.libc = LibcKind::Musl;
+}
 
+// Imported, or linked in. glibc's static NSS links its DNS code, "/etc/resolv.conf" included,
+// for any lookup (of users too), but names __nss_hosts_lookup2 only for host lookups.
+void set_resolves_names(const SymbolEvidence& symbols, const ContentScan& scan, bool go, bool statically_linked,
+                        ElfFacts& f) {
+  bool carries = false;
+  if (go) carries = scan.found(kResolvConf);
+  else if (statically_linked)
+    carries = scan.found(f.libc == LibcKind::Glibc ? kGlibcHostsLookup : kResolvConf);
+  // musl's loader is its libc: it defines the resolver, it does not call it.
+  f.resolves_names = (symbols.imports_resolver || carries) && !f.is_musl_loader;
+}
+
+ElfFacts collect(const ElfFile& file) {
+  ElfFacts f;
+  read_headers(file, f);
+  DynamicInfo dyn = read_dynamic(file);
+  take_dynamic(dyn, f);
+  f.linkage = linkage_of(f, file, dyn);
+  f.is_program = is_program_of(f, file, dyn);
+  f.os = target_os(file, f.interpreter);
+  bool statically_linked = f.linkage != Linkage::Dynamic;
+  SymbolEvidence symbols = symbol_evidence(file, dyn, statically_linked);
+
+  const ElfFile::Section* go_section = file.section(".go.buildinfo");
+  ScanScope scope;
+  scope.sectionless = file.sections().size() <= 1;
+  scope.maybe_go = go_section || scope.sectionless;
+  scope.maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
+  scope.static_resolver = statically_linked || scope.maybe_go;
+  ContentScan scan = scan_content(file, scope);
+
+  std::optional<GoBuildInfo> go;
+  if (go_section || scan.found(kGoMagic)) go = go_buildinfo(file, scan.at[kGoMagic]);
+  if (go) {
+    f.go_version = go->version;
+    f.go_cgo = go->cgo;
+    f.go_tzdata = scan.found(kGoTzdata);
+  }
+  set_runtime_facts(symbols, scan, go.has_value(), statically_linked, f);
+  set_language_facts(file, scan, f);
+  std::string_view head = file.bytes().substr(0, 4096);
+  f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
+  set_libc(symbols, scan, go, f);
+  set_resolves_names(symbols, scan, go.has_value(), statically_linked, f);
   if (is_glibc_own_library(f)) f.glibc_release = glibc_release_in(file.bytes());
   return f;
 }

@@ -23,7 +23,18 @@ struct ElfFacts {
   int elf_class = 64;       // 32 or 64
   bool little_endian = true;
   std::string type;         // "exec", "dyn", "rel", "core"
+  // static-pie: an ET_DYN with DF_1_PIE in DT_FLAGS_1, or (without it) an entry point, no
+  // SONAME and no PT_INTERP. A shared library or module needing nothing is dynamic.
   Linkage linkage = Linkage::Static;
+  // A program the kernel can exec (ET_EXEC; ET_DYN with PT_INTERP, with DF_1_PIE, or static-pie),
+  // not a shared library, loadable module or object file.
+  bool is_program = false;
+  // The system the file is built for: "linux", "android", "freebsd", "netbsd", "openbsd",
+  // "solaris", "hurd", "hpux", "aix", "irix", "tru64", "modesto", "openvms", "nsk", "cloudabi",
+  // "standalone" or "osabi-<n>". From EI_OSABI, then a loader of another system in PT_INTERP
+  // (Bionic's /system/bin/linker64, ...), then the notes (.note.ABI-tag, FreeBSD, NetBSD,
+  // OpenBSD and Android notes); "linux" when none names another (System V and GNU OSABI).
+  std::string os = "linux";
   std::string interpreter;  // PT_INTERP, "" when none
   std::vector<std::string> needed;   // DT_NEEDED in order
   std::vector<std::string> rpath;    // DT_RPATH split on ':'
@@ -46,6 +57,19 @@ struct ElfFacts {
   bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
   bool go_tzdata = false;            // Go binary embedding the time/tzdata package
   bool uses_tls = false;             // links libssl/libgnutls/libcurl/..., or Go with crypto/tls
+  // Built from Swift: needs a Swift runtime library (libswiftCore.so, libswift_Concurrency.so,
+  // ...) or has Swift's swift5_* metadata sections.
+  bool swift = false;
+  // Carries the Swift runtime itself (-static-stdlib, -static-executable): linked, with swift5_*
+  // sections and no libswiftCore.so in DT_NEEDED. Unknown (false) without section headers.
+  bool swift_static = false;
+  // Looks host names up: imports a resolver function from the dynamic symbol table
+  // (getaddrinfo, getnameinfo, gethostbyname*, gethostbyaddr*, res_*, __res_*), or carries a
+  // resolver: a Go program, or a static one other than glibc, naming "/etc/resolv.conf"; a
+  // static glibc one naming __nss_hosts_lookup2 (its host lookups; a static glibc program
+  // calling only res_* is not told from one looking up users). Not the libc that defines
+  // them (libc.so.6, musl's libc.so).
+  bool resolves_names = false;
 };
 
 // Inspects the bytes of a whole ELF file. Every offset and count is bounded by

@@ -36,6 +36,8 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"little_endian", f.little_endian},
       {"type", f.type},
       {"linkage", to_string(f.linkage)},
+      {"is_program", f.is_program},
+      {"os", f.os},
       {"interpreter", f.interpreter},
       {"needed", f.needed},
       {"rpath", f.rpath},
@@ -57,6 +59,9 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"is_musl_loader", f.is_musl_loader},
       {"go_tzdata", f.go_tzdata},
       {"uses_tls", f.uses_tls},
+      {"swift", f.swift},
+      {"swift_static", f.swift_static},
+      {"resolves_names", f.resolves_names},
   };
 }
 
@@ -69,6 +74,8 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.little_endian = j.value("little_endian", f.little_endian);
   f.type = j.value("type", f.type);
   f.linkage = linkage_from(j.value("linkage", std::string("static")));
+  f.is_program = j.value("is_program", f.is_program);
+  f.os = j.value("os", f.os);
   f.interpreter = j.value("interpreter", f.interpreter);
   f.needed = j.value("needed", f.needed);
   f.rpath = j.value("rpath", f.rpath);
@@ -90,6 +97,9 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.is_musl_loader = j.value("is_musl_loader", f.is_musl_loader);
   f.go_tzdata = j.value("go_tzdata", f.go_tzdata);
   f.uses_tls = j.value("uses_tls", f.uses_tls);
+  f.swift = j.value("swift", f.swift);
+  f.swift_static = j.value("swift_static", f.swift_static);
+  f.resolves_names = j.value("resolves_names", f.resolves_names);
 }
 
 }  // namespace imgaudit

@@ -1,0 +1,13 @@
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "elf/elf_file.h"
+
+namespace imgaudit {
+
+// The operating system an ELF file is built for ("linux", "android", "freebsd", ...; see ElfFacts::os),
+// from EI_OSABI, the PT_INTERP path `interpreter` and the ABI notes.
+std::string target_os(const ElfFile& file, std::string_view interpreter);
+
+}  // namespace imgaudit
