@@ -13,6 +13,11 @@ TESTS="git libgtest-dev liblief-dev \
   umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
   dpkg-dev groff-base man-db zsh pre-commit lintian"
+# On amd64, gcc -m32 and -mx32 link with these: gcc-multilib adds nothing more but /usr/include/asm,
+# and conflicts with the cross compiler.
+if [ "$(dpkg --print-architecture)" = amd64 ]; then
+  TESTS="$TESTS libc6-dev-i386 lib32gcc-12-dev libc6-dev-x32 libx32gcc-12-dev"
+fi
 case "${1:-}" in
   "") PACKAGES=$BUILD ;;
   --tests) PACKAGES="$BUILD $TESTS" ;;

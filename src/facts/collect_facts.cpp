@@ -27,6 +27,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
     b.size = node.size;
     b.elf = node.elf;
     loader.resolve(b);
+    b.exec_mode = exec_mode(*b.elf, facts.image.platform.architecture);
     facts.binaries.push_back(std::move(b));
   }
 

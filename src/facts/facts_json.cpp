@@ -77,6 +77,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"needed", e.needed},
        {"resolved", resolved},
        {"missing_needed", b.missing_needed},
+       {"exec_mode", {{"kind", to_string(b.exec_mode.kind)}, {"reason", b.exec_mode.reason}}},
        {"rpath", e.rpath},
        {"runpath", e.runpath},
        {"soname", e.soname},

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elf/architectures.h"
 #include "elf/elf_facts.h"
 #include "layer/fs_view.h"
 #include "source/source.h"
@@ -72,6 +73,7 @@ struct BinaryFacts {
   LibcKind interpreter_libc = LibcKind::Unknown;  // what the interpreter really is (musl behind a glibc name = shim)
   std::map<std::string, std::string> resolved;    // NEEDED name -> real path in the image
   std::vector<std::string> missing_needed;        // NEEDED names that do not resolve (transitively from this file)
+  ExecMode exec_mode;                             // how a kernel of the image's platform runs it
 };
 
 struct TzFacts {

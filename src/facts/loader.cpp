@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "elf/architectures.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -31,15 +32,10 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t k = s.find(from); k != std::string::npos; k = s.find(from, k + to.size())) s.replace(k, from.size(), to);
 }
 
+// Debian's multiarch triplet of an ElfFacts::machine name ("x86_64-linux-gnu"); "" when it has none.
 std::string multiarch_triplet(const std::string& machine) {
-  if (machine == "x86_64") return "x86_64-linux-gnu";
-  if (machine == "aarch64") return "aarch64-linux-gnu";
-  if (machine == "arm") return "arm-linux-gnueabihf";
-  if (machine == "i386") return "i386-linux-gnu";
-  if (machine == "ppc64le") return "powerpc64le-linux-gnu";
-  if (machine == "s390x") return "s390x-linux-gnu";
-  if (machine == "riscv64") return "riscv64-linux-gnu";
-  return machine + "-linux-gnu";
+  const Architecture* a = architecture_named(machine);
+  return a ? a->multiarch : "";
 }
 
 // The <ARCH> of musl's ld-musl-<ARCH>.so.1 and ld-musl-<ARCH>.path.
@@ -47,24 +43,16 @@ std::string musl_arch_of(const ElfFacts& elf) {
   std::string interp = base_name(elf.interpreter);
   if (starts_with(interp, "ld-musl-") && interp.size() > 13 && interp.compare(interp.size() - 5, 5, ".so.1") == 0)
     return interp.substr(8, interp.size() - 13);
-  if (elf.machine == "arm") return "armhf";
-  if (elf.machine == "ppc64le") return "powerpc64le";
-  if (elf.machine == "ppc64") return "powerpc64";
-  return elf.machine;
+  const Architecture* a = architecture_of(elf);
+  return a && *a->musl_arch ? a->musl_arch : elf.machine;
 }
 
-// ElfFacts::machine names of the machines with a known multiarch triplet.
-std::string machine_name(uint16_t e_machine) {
-  switch (e_machine) {
-    case 62: return "x86_64";
-    case 183: return "aarch64";
-    case 40: return "arm";
-    case 3: return "i386";
-    case 21: return "ppc64le";
-    case 22: return "s390x";
-    case 243: return "riscv64";
-    default: return "";
-  }
+// The ElfFacts::machine name of a loader target whose machine has a multiarch triplet, else "".
+// A target has no byte order: where both exist, the little-endian one (ppc64le, mips64el).
+std::string machine_name(uint16_t e_machine, int elf_class) {
+  const Architecture* a = architecture_of_elf(e_machine, elf_class, true);
+  if (!a) a = architecture_of_elf(e_machine, elf_class, false);
+  return a && *a->multiarch ? a->machine : "";
 }
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
@@ -153,7 +141,7 @@ std::string LoaderEmulator::expand_dir(const std::string& dir, const std::string
     std::string origin = "/" + origin_dir;
     replace_all(d, "${ORIGIN}", origin);
     replace_all(d, "$ORIGIN", origin);
-    std::string machine = machine_name(t.machine);
+    std::string machine = machine_name(t.machine, t.elf_class);
     if (d.find("LIB") != std::string::npos) {
       // Debian's ld.so says lib/<triplet>, Fedora's lib64: take what the image has.
       std::string lib = "lib";
@@ -215,7 +203,7 @@ const std::vector<std::string>& LoaderEmulator::default_dirs(Flavor fl, const Ta
   } else {
     dirs = conf_dirs_;
     std::vector<std::string> defaults;
-    std::string machine = machine_name(t.machine);
+    std::string machine = machine_name(t.machine, t.elf_class);
     if (!machine.empty()) {
       std::string triplet = multiarch_triplet(machine);
       defaults.push_back("lib/" + triplet);

@@ -1,5 +1,6 @@
 #include <vector>
 
+#include "elf/architectures.h"
 #include "source/source.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -8,19 +9,21 @@ namespace imgaudit {
 
 namespace {
 
-std::string canonical_arch(const std::string& arch) {
-  if (arch == "x86_64" || arch == "x86-64") return "amd64";
-  if (arch == "aarch64") return "arm64";
-  return arch;
+// The OCI name of an architecture however it is spelled ("x86_64", "aarch64", "i386", "armhf"),
+// itself when unknown; *implied_variant gets the variant the spelling implies ("v7" for "armhf").
+std::string canonical_arch(const std::string& arch, std::string* implied_variant = nullptr) {
+  const Architecture* a = architecture_for_platform(arch, implied_variant);
+  return a ? a->oci_arch : arch;
 }
 
-// arm64 images are v8 unless they say otherwise; 32-bit arm ones v7.
+// The variant a platform means: its own, the one its architecture's spelling implies, else its
+// architecture's default (arm64 images are v8 unless they say otherwise, 32-bit arm ones v7).
 std::string effective_variant(const Platform& p) {
-  std::string arch = canonical_arch(p.architecture);
   if (!p.variant.empty()) return p.variant;
-  if (arch == "arm64") return "v8";
-  if (arch == "arm") return "v7";
-  return "";
+  std::string implied;
+  const Architecture* a = architecture_for_platform(p.architecture, &implied);
+  if (!implied.empty()) return implied;
+  return a ? a->oci_variant : "";
 }
 
 }  // namespace
@@ -33,12 +36,17 @@ std::string Platform::str() const {
 
 Platform Platform::parse(const std::string& text) {
   std::vector<std::string> parts = split(text, "/");
-  // A bare architecture ("arm64", "amd64") is linux's, as grype, syft and docker take it.
-  if (parts.size() == 1 && !parts[0].empty() && parts[0] != "linux") parts.insert(parts.begin(), "linux");
+  // A bare architecture ("arm64", "amd64") is linux's, as grype, syft and docker take it; so is one
+  // with a variant ("arm/v7"): no operating system is named like an architecture.
+  if ((parts.size() == 1 && !parts[0].empty() && parts[0] != "linux") ||
+      (parts.size() == 2 && architecture_for_platform(parts[0])))
+    parts.insert(parts.begin(), "linux");
   bool ok = parts.size() == 2 || parts.size() == 3;
   for (const std::string& p : parts) ok = ok && !p.empty();
   if (!ok) throw InputError("invalid platform \"" + text + "\": expected [os/]arch[/variant], e.g. linux/arm64 or arm64");
-  return Platform{parts[0], canonical_arch(parts[1]), parts.size() == 3 ? parts[2] : ""};
+  std::string implied_variant;
+  std::string arch = canonical_arch(parts[1], &implied_variant);
+  return Platform{parts[0], arch, parts.size() == 3 ? parts[2] : implied_variant};
 }
 
 bool Platform::matches(const Platform& other) const {

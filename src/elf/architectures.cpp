@@ -1,0 +1,144 @@
+#include "elf/architectures.h"
+
+#include <elf.h>
+
+namespace imgaudit {
+
+namespace {
+
+constexpr uint16_t kEmLoongArch = 258;  // EM_LOONGARCH, newer than some elf.h
+
+constexpr bool LE = true, BE = false;
+constexpr bool kRare = true;
+
+// Sources, one per column:
+// - glibc_loader: glibc's sysdeps/unix/sysv/linux/{x86_64,aarch64,arm,powerpc,s390,riscv}/ldconfig.h
+//   (SYSDEP_KNOWN_INTERPRETER_NAMES), and GCC's GLIBC_DYNAMIC_LINKER in gcc/config/mips/linux.h,
+//   riscv/linux.h (/lib/ld-linux-riscv<XLEN>-<ABI>.so.1) and loongarch/gnu-user.h; each for the
+//   default ABI (hard float, legacy MIPS NaN).
+// - musl_arch: LDSO_ARCH in musl's arch/*/reloc.h, hard float ("arm" + "hf"; loongarch64, not GCC's
+//   ld-musl-loongarch-lp64d).
+// - multiarch: https://wiki.debian.org/Multiarch/Tuples.
+// - oci_arch, oci_variant: the OCI image-spec's image-index.md (architecture is a GOARCH value,
+//   variants v6/v7/v8 of arm and v8 of arm64) and containerd's platforms.normalizeArch (arm without
+//   a variant is v7, arm64 v8; armhf is arm/v7, armel arm/v6; i386, x86_64, x86-64, aarch64).
+// - compat_*: Linux runs i386 code on x86_64 with CONFIG_IA32_EMULATION and 32-bit arm code on arm64
+//   with CONFIG_COMPAT, which distribution kernels enable; AArch32 is optional in the CPU. x32 needs
+//   CONFIG_X86_X32_ABI, and Debian's kernel also syscall.x32=y (https://wiki.debian.org/X32Port).
+const std::vector<Architecture> kArchitectures = {
+    // e_machine, class, byte order, machine, oci_arch, oci_variant, aliases,
+    //   glibc_loader, musl_arch, multiarch, compat_kernel, compat_rare, compat_reason
+    {EM_X86_64, 64, LE, "x86_64", "amd64", "", "x86-64",
+     "/lib64/ld-linux-x86-64.so.2", "x86_64", "x86_64-linux-gnu", "", false, ""},
+    {EM_X86_64, 32, LE, "x32", "", "", "",
+     "/libx32/ld-linux-x32.so.2", "x32", "x86_64-linux-gnux32", "amd64", kRare,
+     "x32 code needs a kernel built with CONFIG_X86_X32_ABI, which most distribution kernels are not (Debian's "
+     "also needs syscall.x32=y at boot)"},
+    {EM_386, 32, LE, "i386", "386", "", "i686",
+     "/lib/ld-linux.so.2", "i386", "i386-linux-gnu", "amd64", false, "32-bit x86 on an x86_64 kernel"},
+    {EM_AARCH64, 64, LE, "aarch64", "arm64", "v8", "",
+     "/lib/ld-linux-aarch64.so.1", "aarch64", "aarch64-linux-gnu", "", false, ""},
+    {EM_ARM, 32, LE, "arm", "arm", "v7", "armhf/v7 armel/v6",
+     "/lib/ld-linux-armhf.so.3", "armhf", "arm-linux-gnueabihf", "arm64", false,
+     "32-bit arm on an arm64 kernel, on CPUs with AArch32: Apple silicon and some server CPUs (Cavium "
+     "ThunderX, Arm Neoverse V2 cores such as AWS Graviton4) have none and fail with exec format error"},
+    {EM_PPC64, 64, LE, "ppc64le", "ppc64le", "", "ppc64el",
+     "/lib64/ld64.so.2", "powerpc64le", "powerpc64le-linux-gnu", "", false, ""},
+    {EM_PPC64, 64, BE, "ppc64", "ppc64", "", "",
+     "/lib64/ld64.so.1", "powerpc64", "powerpc64-linux-gnu", "", false, ""},
+    {EM_PPC, 32, BE, "ppc", "", "", "",
+     "/lib/ld.so.1", "powerpc", "powerpc-linux-gnu", "", false, ""},
+    {EM_S390, 64, BE, "s390x", "s390x", "", "",
+     "/lib/ld64.so.1", "s390x", "s390x-linux-gnu", "", false, ""},
+    {EM_S390, 32, BE, "s390", "", "", "",
+     "/lib/ld.so.1", "", "s390-linux-gnu", "", false, ""},
+    {EM_RISCV, 64, LE, "riscv64", "riscv64", "", "",
+     "/lib/ld-linux-riscv64-lp64d.so.1", "riscv64", "riscv64-linux-gnu", "", false, ""},
+    {EM_RISCV, 32, LE, "riscv32", "", "", "",
+     "/lib/ld-linux-riscv32-ilp32d.so.1", "riscv32", "", "", false, ""},
+    {EM_MIPS, 64, LE, "mips64el", "mips64le", "", "",
+     "/lib64/ld.so.1", "mips64el", "mips64el-linux-gnuabi64", "", false, ""},
+    {EM_MIPS, 64, BE, "mips64", "mips64", "", "",
+     "/lib64/ld.so.1", "mips64", "mips64-linux-gnuabi64", "", false, ""},
+    {EM_MIPS, 32, LE, "mipsel", "mipsle", "", "",
+     "/lib/ld.so.1", "mipsel", "mipsel-linux-gnu", "", false, ""},
+    {EM_MIPS, 32, BE, "mips", "mips", "", "",
+     "/lib/ld.so.1", "mips", "mips-linux-gnu", "", false, ""},
+    {kEmLoongArch, 64, LE, "loongarch64", "loong64", "", "",
+     "/lib64/ld-linux-loongarch-lp64d.so.1", "loongarch64", "loongarch64-linux-gnu", "", false, ""},
+};
+
+// True when one of the space-separated `aliases` is `name`; *variant gets what it implies ("v7" of
+// "armhf/v7"), else "".
+bool alias_names(std::string_view aliases, std::string_view name, std::string* variant) {
+  while (!aliases.empty()) {
+    size_t end = aliases.find(' ');
+    std::string_view alias = aliases.substr(0, end);
+    aliases = end == std::string_view::npos ? std::string_view() : aliases.substr(end + 1);
+    size_t slash = alias.find('/');
+    if (alias.substr(0, slash) != name) continue;
+    *variant = slash == std::string_view::npos ? "" : std::string(alias.substr(slash + 1));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<Architecture>& architectures() { return kArchitectures; }
+
+const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool little_endian) {
+  for (const Architecture& a : kArchitectures)
+    if (a.e_machine == e_machine && a.elf_class == elf_class && a.little_endian == little_endian) return &a;
+  return nullptr;
+}
+
+const Architecture* architecture_of(const ElfFacts& elf) {
+  return architecture_of_elf(elf.e_machine, elf.elf_class, elf.little_endian);
+}
+
+const Architecture* architecture_named(std::string_view machine) {
+  for (const Architecture& a : kArchitectures)
+    if (machine == a.machine) return &a;
+  return nullptr;
+}
+
+const Architecture* architecture_for_platform(std::string_view name, std::string* implied_variant) {
+  std::string variant;
+  for (const Architecture& a : kArchitectures) {
+    if (!*a.oci_arch) continue;
+    if (name == a.oci_arch || name == a.machine || alias_names(a.aliases, name, &variant)) {
+      if (implied_variant) *implied_variant = variant;
+      return &a;
+    }
+  }
+  return nullptr;
+}
+
+const char* to_string(ExecModeKind kind) {
+  switch (kind) {
+    case ExecModeKind::Native: return "native";
+    case ExecModeKind::Compat: return "compat";
+    case ExecModeKind::CompatRare: return "compat_rare";
+    case ExecModeKind::Foreign: return "foreign";
+    case ExecModeKind::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+ExecMode exec_mode(const ElfFacts& elf, std::string_view platform_architecture) {
+  if (platform_architecture.empty()) return {ExecModeKind::Unknown, "the image's config names no architecture"};
+  const Architecture* kernel = architecture_for_platform(platform_architecture);
+  if (!kernel)
+    return {ExecModeKind::Unknown, "the platform architecture \"" + std::string(platform_architecture) +
+                                       "\" is not one imgaudit knows"};
+  const Architecture* code = architecture_of(elf);
+  if (code == kernel) return {ExecModeKind::Native, ""};
+  if (code && *code->compat_kernel && kernel->oci_arch == std::string_view(code->compat_kernel))
+    return {code->compat_rare ? ExecModeKind::CompatRare : ExecModeKind::Compat, code->compat_reason};
+  return {ExecModeKind::Foreign, (code ? std::string(code->machine) : elf.machine) + " code, not " + kernel->machine +
+                                     ": it runs only under emulation (QEMU through binfmt_misc), else exec fails "
+                                     "with exec format error"};
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,64 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "elf/elf_facts.h"
+
+namespace imgaudit {
+
+// One Linux ABI an ELF file can be built for, with every name it goes by: in its ELF header, in
+// imgaudit's facts, in image platforms, and in the paths glibc, musl and Debian give it.
+struct Architecture {
+  uint16_t e_machine;
+  int elf_class;  // 32 or 64
+  bool little_endian;
+  const char* machine;      // ElfFacts::machine: "x86_64", "x32", "i386", "aarch64", "arm", ...
+  const char* oci_arch;     // image platform architecture (Go's GOARCH): "amd64", "386", ...; "" when there is none
+  const char* oci_variant;  // the variant its images have when they name none: "v8", "v7", or ""
+  // Other names people type for oci_arch, space-separated; "armhf/v7" when the name implies a variant.
+  const char* aliases;
+  const char* glibc_loader;  // PT_INTERP of glibc programs: "/lib64/ld-linux-x86-64.so.2"
+  const char* musl_arch;     // <ARCH> of musl's /lib/ld-musl-<ARCH>.so.1 and /etc/ld-musl-<ARCH>.path; "" when no musl port
+  const char* multiarch;     // Debian's multiarch triplet, as in lib/<triplet>; "" when Debian has none
+  // A kernel of another architecture that runs this code too, in a compatibility mode.
+  const char* compat_kernel;  // its oci_arch: "amd64" for i386 code; "" when none
+  bool compat_rare;           // the mode needs a kernel option most distribution kernels lack
+  const char* compat_reason;  // what the mode is and what it takes
+};
+
+// Every row, one per ABI.
+const std::vector<Architecture>& architectures();
+
+// The row of an ELF header; nullptr when the table has none.
+const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool little_endian);
+const Architecture* architecture_of(const ElfFacts& elf);
+
+// The row of an ElfFacts::machine name ("x86_64", "x32"); nullptr when unknown.
+const Architecture* architecture_named(std::string_view machine);
+
+// The row of an image platform architecture, its OCI name ("amd64", "arm64", "386"), its machine
+// name ("x86_64", "aarch64", "i386") or an alias ("x86-64", "i686", "armhf", "ppc64el"); nullptr when
+// unknown. `*implied_variant` gets the variant the name implies ("v7" for "armhf"), else "".
+const Architecture* architecture_for_platform(std::string_view name, std::string* implied_variant = nullptr);
+
+// How a kernel of an image's platform runs one ELF file.
+enum class ExecModeKind {
+  Native,      // the platform's own code
+  Compat,      // another ABI the platform's kernels run (i386 on x86_64, arm on arm64)
+  CompatRare,  // another ABI only some kernels run (x32: CONFIG_X86_X32_ABI)
+  Foreign,     // another architecture: only under emulation, else exec format error
+  Unknown,     // the platform architecture is missing or unknown
+};
+const char* to_string(ExecModeKind kind);  // "native", "compat", "compat_rare", "foreign", "unknown"
+
+struct ExecMode {
+  ExecModeKind kind = ExecModeKind::Unknown;
+  std::string reason;  // "" for native; "32-bit x86 on an x86_64 kernel", ...
+};
+
+// How code of `elf` runs on a kernel of the image platform architecture `platform_architecture`.
+ExecMode exec_mode(const ElfFacts& elf, std::string_view platform_architecture);
+
+}  // namespace imgaudit
