@@ -14,8 +14,9 @@ namespace {
 
 // An image with an error (glibc binary in a musl image), warnings (root, tzdata) and no info.
 std::string musl_image_with_glibc_binary(const TempDir& tmp) {
-  ImageSpec spec;
-  spec.layers.push_back(layer({file("lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so")),
+  const NativeTarget& native = native_target();
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
                                file("etc/os-release", "ID=alpine\nVERSION_ID=3.20.3\n", 0644)},
                               "ADD base.tar /"));
   spec.layers.push_back(layer({file("usr/bin/hello", compiled(tmp, "gcc", kHelloC)),

@@ -55,6 +55,14 @@ TarEntrySpec dir(const std::string& path) {
   return e;
 }
 
+LayerBlob alpine_base() { return alpine_base(native_target().alpine_arch); }
+
+ImageSpec native_image() {
+  ImageSpec spec;
+  spec.platform = native_target().platform();
+  return spec;
+}
+
 LayerBlob alpine_base(const std::string& arch) {
   LayerBlob l;
   auto path = alpine_minirootfs(arch);

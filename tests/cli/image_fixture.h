@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "native_target.h"
 #include "test_support.h"
 #include "writer/image_writer.h"
 
@@ -29,8 +30,14 @@ TarEntrySpec file(const std::string& path, const std::string& content, uint32_t 
 TarEntrySpec symlink_entry(const std::string& path, const std::string& target);
 TarEntrySpec dir(const std::string& path);
 
-// The real Alpine minirootfs as a base layer; empty bytes when absent.
-LayerBlob alpine_base(const std::string& arch = "x86_64");
+// The real Alpine minirootfs as a base layer, of this machine's architecture unless told ("x86_64",
+// "aarch64"); empty bytes when absent.
+LayerBlob alpine_base();
+LayerBlob alpine_base(const std::string& arch);
+
+// An image of this machine's platform (native_target()), for the programs the tests compile here: the
+// writer's own default, linux/amd64, would make them foreign on any other machine.
+ImageSpec native_image();
 
 // Compiles `source` and returns the binary's bytes.
 std::string compiled(const TempDir& tmp, const std::string& compiler, const std::string& source,
@@ -43,7 +50,9 @@ const nlohmann::json* binary(const nlohmann::json& report, const std::string& pa
 
 }  // namespace imgaudit::test
 
-#define SKIP_WITHOUT_ALPINE()                                                                  \
-  if (::imgaudit::test::alpine_minirootfs("x86_64").empty())                                   \
-  GTEST_SKIP() << "../shared/rootfs/alpine-minirootfs-3.20.3-x86_64.tar.gz is not beside the " \
-                  "project: the Alpine base-layer tests need it"
+// Skips the test when the Alpine minirootfs of `arch` is absent; SKIP_WITHOUT_ALPINE() asks for this machine's.
+#define SKIP_WITHOUT_ALPINE_OF(arch)                                                                     \
+  if (const std::string alpine_arch_ = (arch); ::imgaudit::test::alpine_minirootfs(alpine_arch_).empty()) \
+  GTEST_SKIP() << "../shared/rootfs/alpine-minirootfs-3.20.3-" << alpine_arch_                           \
+               << ".tar.gz is not beside the project: the Alpine base-layer tests need it"
+#define SKIP_WITHOUT_ALPINE() SKIP_WITHOUT_ALPINE_OF(::imgaudit::test::native_target().alpine_arch)

@@ -12,8 +12,9 @@ using namespace imgaudit::test;
 namespace {
 
 ImageSpec two_layer_image(const TempDir& tmp) {
-  ImageSpec spec;
-  spec.layers.push_back(layer({file("lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so")),
+  const NativeTarget& native = native_target();
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
                                file("etc/os-release", "ID=example\nVERSION_ID=1\n", 0644)},
                               "ADD base.tar /", Compression::Zstd));
   spec.layers.push_back(layer({file("usr/bin/hello", compiled(tmp, "gcc", kHelloC)),
@@ -119,7 +120,8 @@ TEST(Inputs, ABareWordNamesAFolderOnlyWhenItLooksLikeARootfs) {
 
 TEST(Inputs, RootfsFolder) {
   TempDir tmp;
-  write_file(tmp / "root/lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so"), 0755);
+  const NativeTarget& native = native_target();
+  write_file(tmp / "root" + native.musl_interpreter, read_file(native.musl_libc_file), 0755);
   ASSERT_TRUE(compile_c("gcc", kHelloC, tmp / "root/usr/bin/hello"));
   auto r = run_imgaudit("--format json rootfs:" + tmp / "root");
   ASSERT_EQ(r.status, 1) << r.err;
@@ -221,7 +223,7 @@ TEST(Inputs, ColourOnATerminalOnlyAndNoColorHonoured) {
 }
 
 TEST(Inputs, LongPathListsAreCutInText) {
-  SKIP_WITHOUT_ALPINE();
+  SKIP_WITHOUT_ALPINE_OF("x86_64");
   TempDir tmp;
   ImageSpec spec;
   spec.platform = Platform{"linux", "arm64", ""};

@@ -1,5 +1,6 @@
 // End to end: images assembled in the test from real binaries and the real
-// Alpine minirootfs, audited by the imgaudit binary.
+// Alpine minirootfs, audited by the imgaudit binary. The binaries are built
+// here, so the images are of this machine's platform and its Alpine.
 #include <gtest/gtest.h>
 
 #include "image_fixture.h"
@@ -20,7 +21,8 @@ std::string oci(const TempDir& tmp, const ImageSpec& spec, const std::string& na
 TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  ImageSpec spec;
+  const std::string interpreter = native_target().glibc_interpreter;
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))},
                               "COPY hello /usr/local/bin/hello # buildkit"));
@@ -36,7 +38,7 @@ TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
   auto* hello = binary(j, "/usr/local/bin/hello");
   ASSERT_NE(hello, nullptr);
   EXPECT_EQ((*hello)["linkage"], "dynamic");
-  EXPECT_EQ((*hello)["interpreter"], "/lib64/ld-linux-x86-64.so.2");
+  EXPECT_EQ((*hello)["interpreter"], interpreter);
   EXPECT_EQ((*hello)["interpreter_present"], false);
   EXPECT_EQ((*hello)["libc"], "glibc");
   EXPECT_EQ((*hello)["layer"], 1);
@@ -47,7 +49,7 @@ TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
   EXPECT_EQ(missing[0]["paths"], nlohmann::json::array({"/usr/local/bin/hello"}));
   EXPECT_EQ(missing[0]["layer"]["index"], 1);
   EXPECT_EQ(missing[0]["layer"]["created_by"], "COPY hello /usr/local/bin/hello # buildkit");
-  EXPECT_NE(missing[0]["message"].get<std::string>().find("/lib64/ld-linux-x86-64.so.2"), std::string::npos);
+  EXPECT_NE(missing[0]["message"].get<std::string>().find(interpreter), std::string::npos);
   EXPECT_NE(missing[0]["advice"].get<std::string>().find("debian:12-slim"), std::string::npos);
   EXPECT_EQ(findings(j, "libc-mismatch").size(), 1u);
   // Busybox and the rest of Alpine are fine: no other finding.
@@ -57,7 +59,7 @@ TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
 TEST(LinkageFindings, MuslBinaryOnAlpineIsClean) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("app/threads", compiled(tmp, "musl-gcc", kThreadsC, "-pthread"))}, "COPY threads /app/"));
   auto r = run_imgaudit("--format json " + oci(tmp, spec));
@@ -65,7 +67,7 @@ TEST(LinkageFindings, MuslBinaryOnAlpineIsClean) {
   auto j = r.json();
   auto* b = binary(j, "/app/threads");
   ASSERT_NE(b, nullptr);
-  EXPECT_EQ((*b)["interpreter"], "/lib/ld-musl-x86_64.so.1");
+  EXPECT_EQ((*b)["interpreter"], native_target().musl_interpreter);
   EXPECT_EQ((*b)["interpreter_present"], true);
   EXPECT_EQ((*b)["libc"], "musl");
   EXPECT_EQ((*b)["threads"], true);
@@ -82,7 +84,7 @@ TEST(LinkageFindings, MissingLibraryAndItsFixThroughOriginRunpath) {
   std::string uses = compiled(tmp, "musl-gcc", kUsesFooC,
                               "-L" + tmp.path() + " -lfoo -Wl,--enable-new-dtags -Wl,-rpath,'$ORIGIN/../lib'");
 
-  ImageSpec broken;
+  ImageSpec broken = native_image();
   broken.layers.push_back(alpine_base());
   broken.layers.push_back(layer({file("opt/app/bin/uses", uses)}, "COPY --from=build /out/uses /opt/app/bin/"));
   auto r = run_imgaudit("--format json " + oci(tmp, broken, "broken"));
@@ -104,11 +106,12 @@ TEST(LinkageFindings, MissingLibraryAndItsFixThroughOriginRunpath) {
 TEST(LinkageFindings, CompatShimStillReportsLibcMismatch) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  ImageSpec spec;
+  const NativeTarget& native = native_target();
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   // A glibc loader name that points at musl, as libc6-compat installs; musl's
   // loader then answers libc.so.6 itself, so the program starts.
-  spec.layers.push_back(layer({symlink_entry("lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1")},
+  spec.layers.push_back(layer({symlink_entry(NativeTarget::relative(native.glibc_interpreter), native.musl_interpreter)},
                               "RUN apk add --no-cache libc6-compat"));
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY hello /usr/local/bin/"));
   auto r = run_imgaudit("--format json " + oci(tmp, spec));
@@ -129,7 +132,7 @@ TEST(LinkageFindings, CompatShimStillReportsLibcMismatch) {
 TEST(LinkageFindings, WhiteoutRemovesTheProblem) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY hello /usr/local/bin/"));
   spec.layers.push_back(layer({file("usr/local/bin/.wh.hello", "", 0644)}, "RUN rm /usr/local/bin/hello"));
@@ -139,7 +142,7 @@ TEST(LinkageFindings, WhiteoutRemovesTheProblem) {
 }
 
 TEST(LinkageFindings, ForeignArchitectureIsOneFindingListingEveryFile) {
-  SKIP_WITHOUT_ALPINE();
+  SKIP_WITHOUT_ALPINE_OF("x86_64");
   TempDir tmp;
   ImageSpec spec;
   spec.platform = Platform{"linux", "arm64", "v8"};
@@ -159,8 +162,9 @@ TEST(LinkageFindings, GlibcTooOldForTheBinary) {
   TempDir tmp;
   // A glibc image whose libc reports 2.30: the host's libc.so.6 and loader
   // with their release strings edited, next to a binary built here (which needs GLIBC_2.34).
-  std::string libc = read_file("/lib/x86_64-linux-gnu/libc.so.6");
-  std::string loader = read_file("/lib64/ld-linux-x86-64.so.2");
+  const NativeTarget& native = native_target();
+  std::string libc = read_file(native.glibc_libc_file);
+  std::string loader = read_file(native.glibc_loader_file);
   ASSERT_FALSE(libc.empty());
   for (std::string* elf : {&libc, &loader}) {
     auto at = elf->find("release version 2.");
@@ -168,8 +172,8 @@ TEST(LinkageFindings, GlibcTooOldForTheBinary) {
     elf->replace(at + 16, 4, "2.30");
   }
   std::string hello = compiled(tmp, "gcc", kHelloC);
-  ImageSpec spec;
-  spec.layers.push_back(layer({file("lib/x86_64-linux-gnu/libc.so.6", libc), file("lib64/ld-linux-x86-64.so.2", loader),
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(native.glibc_libc_path, libc), file(NativeTarget::relative(native.glibc_interpreter), loader),
                                file("etc/os-release", "ID=debian\nVERSION_ID=\"11\"\n", 0644)},
                               "ADD rootfs.tar.xz /"));
   spec.layers.push_back(layer({file("usr/local/bin/hello", hello)}, "COPY hello /usr/local/bin/"));

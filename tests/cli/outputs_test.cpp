@@ -15,7 +15,7 @@ namespace {
 
 // An error (a glibc program, no glibc loader) and a warning (root), in a musl-less image.
 std::string image_with_an_error(const TempDir& tmp) {
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.layers.push_back(layer({file("etc/os-release", "ID=example\n", 0644),
                                file("usr/bin/hello", compiled(tmp, "gcc", kHelloC))},
                               "COPY hello /usr/bin/"));

@@ -24,9 +24,9 @@ ENV TZ=Asia/Ho_Chi_Minh
 CMD ["hello"]
 )";
 
-// The image the Dockerfile above makes, with history as BuildKit writes it.
+// The image the Dockerfile above makes, with history as BuildKit writes it, for this machine's platform.
 ImageSpec built_image(const TempDir& tmp) {
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("etc/apk/world", "alpine-baselayout\nca-certificates\n", 0644)},
                               "RUN /bin/sh -c apk add --no-cache       ca-certificates # buildkit"));
@@ -85,9 +85,10 @@ TEST(Review, CompareAnswersAlpineOrSlim) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
   write_oci_layout(built_image(tmp), tmp / "alpine");
-  ImageSpec slim;
-  slim.layers.push_back(layer({file("lib/x86_64-linux-gnu/libc.so.6", read_file("/lib/x86_64-linux-gnu/libc.so.6")),
-                               file("lib64/ld-linux-x86-64.so.2", read_file("/lib64/ld-linux-x86-64.so.2")),
+  const NativeTarget& native = native_target();
+  ImageSpec slim = native_image();
+  slim.layers.push_back(layer({file(native.glibc_libc_path, read_file(native.glibc_libc_file)),
+                               file(NativeTarget::relative(native.glibc_interpreter), read_file(native.glibc_loader_file)),
                                file("etc/os-release", "ID=debian\nVERSION_ID=\"12\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n", 0644)},
                               "ADD rootfs.tar.xz /"));
   slim.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY /out/hello /usr/local/bin/hello # buildkit"));

@@ -1,10 +1,12 @@
-// The risk rules on images built in the test from real binaries and the real Alpine minirootfs.
+// The risk rules on images built in the test from real binaries and the real Alpine minirootfs, both of
+// this machine's architecture.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <set>
 
 #include "image_fixture.h"
+#include "rules/wheel_tags.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -20,7 +22,7 @@ nlohmann::json audit(const TempDir& tmp, const ImageSpec& spec, const std::strin
 }
 
 ImageSpec alpine_with(std::vector<LayerBlob> layers, std::vector<std::string> env = {}) {
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   for (auto& l : layers) spec.layers.push_back(std::move(l));
   spec.env = std::move(env);
@@ -44,6 +46,7 @@ TEST(RiskFindings, MuslThreadStackPremiseAndRule) {
   TempDir tmp;
   // The premise, checked for real: 512 KiB of recursion in a thread dies on
   // musl's default stack and survives once PT_GNU_STACK asks for 1 MiB.
+  if (std::string problem = toolchain_problem("musl-gcc", "-static"); !problem.empty()) GTEST_SKIP() << problem;
   ASSERT_TRUE(compile_c("musl-gcc", kDeepRecursionC, tmp / "small", "-static -O0 -pthread"));
   ASSERT_TRUE(compile_c("musl-gcc", kDeepRecursionC, tmp / "big", "-static -O0 -pthread -Wl,-z,stack-size=1048576"));
   std::string out;
@@ -184,12 +187,13 @@ TEST(RiskFindings, BuildToolsNameTheLayerThatAddedThem) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
   std::string db;
-  ASSERT_EQ(run("tar -xzOf '" + alpine_minirootfs("x86_64") + "' ./lib/apk/db/installed 2>/dev/null || tar -xzOf '" + alpine_minirootfs("x86_64") + "' lib/apk/db/installed", &db), 0);
+  const std::string arch = native_target().alpine_arch, tarball = alpine_minirootfs(arch);
+  ASSERT_EQ(run("tar -xzOf '" + tarball + "' ./lib/apk/db/installed 2>/dev/null || tar -xzOf '" + tarball + "' lib/apk/db/installed", &db), 0);
   ASSERT_FALSE(db.empty());
   // apk's own record format, as 'apk add build-base' appends it.
-  std::string added = db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:x86_64\nS:28000000\nI:90000000\nT:The GNU Compiler Collection\n\n" +
-                      "C:Q1bbbb=\nP:build-base\nV:0.5-r3\nA:x86_64\nS:1000\nI:4096\nT:Meta package for build base\n\n" +
-                      "C:Q1cccc=\nP:musl-dev\nV:1.2.5-r0\nA:x86_64\nS:400000\nI:2000000\nT:musl headers\n\n";
+  std::string added = db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:" + arch + "\nS:28000000\nI:90000000\nT:The GNU Compiler Collection\n\n" +
+                      "C:Q1bbbb=\nP:build-base\nV:0.5-r3\nA:" + arch + "\nS:1000\nI:4096\nT:Meta package for build base\n\n" +
+                      "C:Q1cccc=\nP:musl-dev\nV:1.2.5-r0\nA:" + arch + "\nS:400000\nI:2000000\nT:musl headers\n\n";
   auto j = audit(tmp, alpine_with({layer({file("lib/apk/db/installed", added, 0644)}, "RUN apk add build-base")}), "img");
   auto tools = findings(j, "build-tools-in-image");
   ASSERT_EQ(tools.size(), 1u) << j["findings"].dump(1);
@@ -213,13 +217,16 @@ TEST(RiskFindings, WheelsAgainstAlpine) {
         file(dir + "METADATA", "Metadata-Version: 2.1\nName: " + name + "\nVersion: 1.0\n", 0644),
         file(dir + "WHEEL", "Wheel-Version: 1.0\nGenerator: bdist_wheel\nRoot-Is-Purelib: false\nTag: " + tag + "\n", 0644)};
   };
+  // Wheels for this machine's architecture, and one for another.
+  const std::string arch = wheel_arch_for_platform(native_target().oci_arch, "");
+  const std::string other = arch == "aarch64" ? "x86_64" : "aarch64";
   std::vector<TarEntrySpec> entries;
   for (auto& [name, tag] : std::vector<std::pair<std::string, std::string>>{
-           {"glibconly", "cp312-cp312-manylinux_2_17_x86_64"},
-           {"good", "cp312-cp312-musllinux_1_2_x86_64"},
-           {"newmusl", "cp312-cp312-musllinux_1_3_x86_64"},
-           {"oldpy", "cp311-cp311-musllinux_1_2_x86_64"},
-           {"armonly", "cp312-cp312-musllinux_1_2_aarch64"},
+           {"glibconly", "cp312-cp312-manylinux_2_17_" + arch},
+           {"good", "cp312-cp312-musllinux_1_2_" + arch},
+           {"newmusl", "cp312-cp312-musllinux_1_3_" + arch},
+           {"oldpy", "cp311-cp311-musllinux_1_2_" + arch},
+           {"otherarch", "cp312-cp312-musllinux_1_2_" + other},
            {"pure", "py3-none-any"}}) {
     auto e = dist(name, tag);
     entries.insert(entries.end(), e.begin(), e.end());
@@ -234,7 +241,7 @@ TEST(RiskFindings, WheelsAgainstAlpine) {
   one("wheel-libc-mismatch", "glibconly");
   one("wheel-musl-too-old", "newmusl");
   one("wheel-python-mismatch", "oldpy");
-  one("wheel-arch-mismatch", "armonly");
+  one("wheel-arch-mismatch", "otherarch");
   for (auto& f : j["findings"]) {
     auto m = f["message"].get<std::string>();
     EXPECT_EQ(m.find("good 1.0"), std::string::npos) << m;
@@ -280,7 +287,7 @@ std::string go_program(const TempDir& tmp, const std::string& name, bool embed_t
 }  // namespace
 
 TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
-  if (!have_tool("go")) GTEST_SKIP() << "go (Debian golang-go) is not installed";
+  if (std::string problem = toolchain_problem("go"); !problem.empty()) GTEST_SKIP() << problem << " (Debian golang-go)";
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
   std::string embedded = go_program(tmp, "embedded", true);
@@ -298,7 +305,7 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   EXPECT_EQ(findings(j, "musl-thread-stack").size(), 0u);
 
   // From scratch: the zones embedded with time/tzdata are enough; without them, tzdata-missing.
-  ImageSpec scratch;
+  ImageSpec scratch = native_image();
   scratch.user = "65532";
   scratch.layers.push_back(layer({file("server", embedded)}, "COPY server /server # buildkit"));
   auto with = audit(tmp, scratch, "scratch-embedded");
@@ -352,10 +359,11 @@ TEST(RiskFindings, ExtensionModuleMissingALibraryIsNamedAsItsPythonPackage) {
   ASSERT_TRUE(compile_c("musl-gcc", "double dnrm2_(void);\ndouble PyInit__linalg(void) { return dnrm2_(); }\n", ext,
                         "-shared -fPIC -L" + tmp.path() + " -l:libgfortran.so.5"));
   std::string site = "usr/local/lib/python3.12/site-packages/";
+  const std::string arch = wheel_arch_for_platform(native_target().oci_arch, "");
   auto j = audit(tmp,
-                 alpine_with({layer({file(site + "fastla/_linalg.cpython-312-x86_64-linux-musl.so", read_file(ext)),
+                 alpine_with({layer({file(site + "fastla/_linalg.cpython-312-" + arch + "-linux-musl.so", read_file(ext)),
                                      file(site + "fastla-1.0.dist-info/METADATA", "Name: fastla\nVersion: 1.0\n", 0644),
-                                     file(site + "fastla-1.0.dist-info/WHEEL", "Tag: cp312-cp312-musllinux_1_2_x86_64\n", 0644)},
+                                     file(site + "fastla-1.0.dist-info/WHEEL", "Tag: cp312-cp312-musllinux_1_2_" + arch + "\n", 0644)},
                                     "RUN pip install fastla")}),
                  "img");
   auto missing = findings(j, "needed-lib-missing");
@@ -369,10 +377,11 @@ TEST(RiskFindings, ExtensionModuleMissingALibraryIsNamedAsItsPythonPackage) {
 TEST(RiskFindings, PythonWithTheTzdataPackageNeedsNoZoneinfo) {
   TempDir tmp;
   std::string site = "usr/local/lib/python3.12/site-packages/";
-  auto base = layer({file("lib/ld-musl-x86_64.so.1", read_file("/lib/x86_64-linux-musl/libc.so")),
+  const NativeTarget& native = native_target();
+  auto base = layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
                      file("usr/local/bin/python3.12", compiled(tmp, "musl-gcc", kHelloC)), dir(site)},
                     "ADD python-base.tar /");
-  ImageSpec spec;
+  ImageSpec spec = native_image();
   spec.user = "65532";
   spec.layers = {base};
   auto without = audit(tmp, spec, "without");

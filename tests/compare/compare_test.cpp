@@ -1,6 +1,7 @@
 // `compare` on two images built here: the real Alpine minirootfs with a glibc
 // program copied in, and a glibc image made from this machine's own libc,
-// loader and a compiled program, both audited through the whole pipeline.
+// loader and a compiled program, both audited through the whole pipeline. Both
+// are of this machine's architecture, whatever it is.
 #include <gtest/gtest.h>
 
 #include <gnu/libc-version.h>
@@ -10,6 +11,8 @@
 #include "app/audit.h"
 #include "compare/compare.h"
 #include "compare/compare_rows.h"
+#include "native_target.h"
+#include "rules/wheel_tags.h"
 #include "test_support.h"
 #include "writer/image_writer.h"
 
@@ -17,13 +20,6 @@ namespace imgaudit {
 namespace {
 
 using test::TempDir;
-
-std::string host_library(const std::string& name) {
-  std::string out;
-  EXPECT_EQ(test::run("gcc -print-file-name=" + name, &out), 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
 
 std::string compiled_hello(const TempDir& tmp) {
   EXPECT_TRUE(test::compile_c("gcc", test::kHelloC, tmp / "hello"));
@@ -37,7 +33,8 @@ LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by
 // Alpine 3.20.3 with a program built against glibc: its interpreter is missing.
 ImageSpec alpine_image(const TempDir& tmp) {
   ImageSpec spec;
-  spec.layers.push_back({test::read_file(test::alpine_minirootfs("x86_64")), Compression::Gzip,
+  spec.platform = test::native_target().platform();
+  spec.layers.push_back({test::read_file(test::alpine_minirootfs(test::native_target().alpine_arch)), Compression::Gzip,
                          "/bin/sh -c #(nop) ADD file:alpine-minirootfs in / "});
   spec.layers.push_back(layer({TarEntrySpec::file("usr/local/bin/hello", compiled_hello(tmp), 0755)},
                               "COPY hello /usr/local/bin/ # buildkit"));
@@ -51,13 +48,14 @@ ImageSpec alpine_image(const TempDir& tmp) {
 ImageSpec glibc_image(const TempDir& tmp) {
   const std::string hello = compiled_hello(tmp);
   const std::string site = "usr/lib/python3.12/site-packages/";
+  const test::NativeTarget& native = test::native_target();
   ImageSpec spec;
+  spec.platform = native.platform();
   spec.layers.push_back(layer(
       {TarEntrySpec::file("etc/os-release", "ID=debian\nVERSION_ID=\"12\"\n"),
-       TarEntrySpec::file("lib/x86_64-linux-gnu/libc.so.6", test::read_file(host_library("libc.so.6")), 0755),
-       TarEntrySpec::file("lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                          test::read_file(host_library("ld-linux-x86-64.so.2")), 0755),
-       TarEntrySpec::symlink("lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"),
+       TarEntrySpec::file(native.glibc_libc_path, test::read_file(native.glibc_libc_file), 0755),
+       TarEntrySpec::file(native.glibc_loader_path, test::read_file(native.glibc_loader_file), 0755),
+       TarEntrySpec::symlink(test::NativeTarget::relative(native.glibc_interpreter), "/" + native.glibc_loader_path),
        TarEntrySpec::file("usr/share/zoneinfo/UTC", "TZif2"),
        TarEntrySpec::file("usr/share/zoneinfo/Europe/Paris", "TZif2"),
        TarEntrySpec::file("usr/share/zoneinfo/Asia/Ho_Chi_Minh", "TZif2")},
@@ -66,7 +64,8 @@ ImageSpec glibc_image(const TempDir& tmp) {
       {TarEntrySpec::file("usr/local/bin/hello", hello, 0755), TarEntrySpec::file("usr/bin/python3.12", hello, 0755),
        TarEntrySpec::file(site + "fastjson-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: fastjson\nVersion: 1.0\n"),
        TarEntrySpec::file(site + "fastjson-1.0.dist-info/WHEEL",
-                          "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-musllinux_1_1_x86_64\n"),
+                          "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-musllinux_1_1_" +
+                              wheel_arch_for_platform(native.oci_arch, "") + "\n"),
        TarEntrySpec::file(site + "six-1.16.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: six\nVersion: 1.16.0\n"),
        TarEntrySpec::file(site + "six-1.16.0.dist-info/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")},
       "RUN /bin/sh -c pip install fastjson six # buildkit"));
@@ -118,8 +117,9 @@ using Row = std::vector<std::string>;
 class Compare : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (test::alpine_minirootfs("x86_64").empty())
-      GTEST_SKIP() << "../shared/rootfs/alpine-minirootfs-3.20.3-x86_64.tar.gz is not beside the project: "
+    const std::string arch = test::native_target().alpine_arch;
+    if (test::alpine_minirootfs(arch).empty())
+      GTEST_SKIP() << "../shared/rootfs/alpine-minirootfs-3.20.3-" << arch << ".tar.gz is not beside the project: "
                       "the compare tests use it as image A";
     a_spec = alpine_image(tmp);
     b_spec = glibc_image(tmp);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "native_target.h"
 #include "test_support.h"
 #include "writer/image_writer.h"
 
@@ -44,6 +45,7 @@ bool write_image(const test::TempDir& tmp) {
   if (!test::compile_c("gcc", test::kHelloC, tmp / "hello")) return false;
   std::string hello = test::read_file(tmp / "hello");
   ImageSpec spec;
+  spec.platform = test::native_target().platform();  // the programs are this machine's
   spec.layers = {layer_with("usr/local/bin/hello", hello, "COPY hello /usr/local/bin/hello # buildkit"),
                  layer_with("opt/tool", hello, "RUN /bin/sh -c make tool # buildkit")};
   spec.env = {"TZ=Europe/Paris"};

@@ -56,7 +56,7 @@ TEST(ElfAllocator, PlainProgramHasNone) {
 }
 
 TEST(ElfRust, RustcBinary) {
-  if (!have_tool("rustc")) GTEST_SKIP() << "rustc (Debian rustc) not installed";
+  if (std::string problem = toolchain_problem("rustc", "-O"); !problem.empty()) GTEST_SKIP() << problem << " (Debian rustc)";
   TempDir dir;
   std::string src = dir / "main.rs", out = dir / "main", log;
   write_file(src, "fn main() { let v: Vec<u32> = std::env::args().map(|a| a.len() as u32).collect(); println!(\"{}\", v[0]); }\n");

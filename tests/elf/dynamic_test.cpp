@@ -47,7 +47,17 @@ TEST(ElfDynamic, SharedLibraryWithSoname) {
 
 TEST(ElfDynamic, GlibcRequiredComparesNumerically) {
   TempDir dir;
+  std::string newer = build(dir, "gcc", R"(#include <stdlib.h>
+int main(void) { return arc4random() == 0; }
+)", "arc4random");
+  ASSERT_FALSE(newer.empty());
+  EXPECT_EQ(facts_of_file(newer).glibc_required, "GLIBC_2.36");
+
   // openat is GLIBC_2.4 on x86_64, __libc_start_main GLIBC_2.34: "2.34" is newer although "2.4" sorts after it.
+  // (aarch64's glibc starts at GLIBC_2.17, which sorts before GLIBC_2.34 either way.)
+  if (native_target().machine != "x86_64")
+    GTEST_SKIP() << "openat@GLIBC_2.4 is x86_64 glibc's; gcc builds for " << native_target().machine
+                 << " here, where openat has another symbol version";
   std::string bin = build(dir, "gcc", R"(#include <fcntl.h>
 int main(void) { return openat(AT_FDCWD, "/", O_RDONLY) < 0; }
 )", "openat");
@@ -56,12 +66,6 @@ int main(void) { return openat(AT_FDCWD, "/", O_RDONLY) < 0; }
   EXPECT_NE(std::find(f.version_needs.begin(), f.version_needs.end(), "libc.so.6:GLIBC_2.4"), f.version_needs.end());
   EXPECT_NE(std::find(f.version_needs.begin(), f.version_needs.end(), "libc.so.6:GLIBC_2.34"), f.version_needs.end());
   EXPECT_EQ(f.glibc_required, "GLIBC_2.34");
-
-  std::string newer = build(dir, "gcc", R"(#include <stdlib.h>
-int main(void) { return arc4random() == 0; }
-)", "arc4random");
-  ASSERT_FALSE(newer.empty());
-  EXPECT_EQ(facts_of_file(newer).glibc_required, "GLIBC_2.36");
 }
 
 TEST(ElfDynamic, SectionlessCopyReadsTheSame) {

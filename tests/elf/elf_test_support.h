@@ -4,6 +4,7 @@
 #include <string>
 
 #include "elf/elf_facts.h"
+#include "native_target.h"
 #include "test_support.h"
 
 namespace imgaudit::test {

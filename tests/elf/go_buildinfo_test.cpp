@@ -34,7 +34,7 @@ func main() { fmt.Println(C.answer()) }
 class ElfGoBuildInfo : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_tool("go")) GTEST_SKIP() << "go (Debian golang-go) not installed";
+    if (std::string problem = toolchain_problem("go"); !problem.empty()) GTEST_SKIP() << problem << " (Debian golang-go)";
   }
   // Builds `source` offline with its own caches under the temp folder.
   std::string go_build(const std::string& source, const std::string& name, const std::string& env,

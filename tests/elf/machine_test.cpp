@@ -4,7 +4,9 @@ namespace imgaudit::test {
 namespace {
 
 TEST(ElfMachine, CrossCompiledAarch64) {
-  if (!have_tool("aarch64-linux-gnu-gcc")) GTEST_SKIP() << "aarch64-linux-gnu-gcc (Debian gcc-aarch64-linux-gnu) not installed";
+  // Debian's gcc-aarch64-linux-gnu and libc6-dev-arm64-cross (on arm64 itself, its own gcc answers to the name).
+  for (const char* flags : {"", "-static"})
+    if (std::string problem = toolchain_problem("aarch64-linux-gnu-gcc", flags); !problem.empty()) GTEST_SKIP() << problem;
   TempDir dir;
   std::string bin = build(dir, "aarch64-linux-gnu-gcc", kThreadsC, "threads");
   ASSERT_FALSE(bin.empty());
@@ -24,12 +26,10 @@ TEST(ElfMachine, CrossCompiledAarch64) {
 
 TEST(ElfMachine, I386FromGccMinus32) {
   TempDir dir;
-  std::string out = dir / "rel.o";
-  std::string log;
-  // An object file needs no 32-bit libc: only the compiler's -m32 code generation.
-  write_file(dir / "rel.c", kLibFooC);
-  if (run("gcc -m32 -c -o '" + out + "' '" + (dir / "rel.c") + "' 2>&1", &log) != 0)
-    GTEST_SKIP() << "gcc cannot emit 32-bit code here: " << log;
+  // An object file needs no 32-bit libc: only the compiler's -m32 code generation (aarch64's gcc has none).
+  if (std::string problem = toolchain_problem("gcc -m32", "-c"); !problem.empty()) GTEST_SKIP() << problem;
+  std::string out = build(dir, "gcc -m32", kLibFooC, "rel.o", "-c");
+  ASSERT_FALSE(out.empty());
   ElfFacts f = facts_of_file(out);
   EXPECT_EQ(f.machine, "i386");
   EXPECT_EQ(f.elf_class, 32);

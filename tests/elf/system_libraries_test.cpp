@@ -15,13 +15,11 @@ std::string from_alpine(const TempDir& dir, const std::string& arch, const std::
 }
 
 TEST(ElfSystemLibraries, GlibcOwnLibcKnowsItsRelease) {
-  std::string libc = "/lib/x86_64-linux-gnu/libc.so.6";
-  if (!std::filesystem::exists(libc)) GTEST_SKIP() << "no glibc at the Debian x86_64 path";
-  std::string version;
-  ASSERT_EQ(run("getconf GNU_LIBC_VERSION", &version), 0);
-  version = version.substr(version.find(' ') + 1);
-  version.erase(version.find_last_not_of("\n") + 1);
-  ElfFacts f = facts_of_file(std::filesystem::canonical(libc).string());
+  // The libc.so.6 and loader gcc links against here; the release the C library running this test reports.
+  const NativeTarget& native = native_target();
+  const std::string version = native.glibc_version;
+  ASSERT_FALSE(version.empty());
+  ElfFacts f = facts_of_file(native.glibc_libc_file);
   EXPECT_EQ(f.soname, "libc.so.6");
   EXPECT_EQ(f.glibc_release, version);
   EXPECT_EQ(f.libc, LibcKind::Glibc);
@@ -29,16 +27,14 @@ TEST(ElfSystemLibraries, GlibcOwnLibcKnowsItsRelease) {
   EXPECT_FALSE(f.is_musl_loader);
   EXPECT_EQ(f.threads, std::optional<bool>(false));
 
-  std::string loader = "/lib64/ld-linux-x86-64.so.2";
-  ElfFacts l = facts_of_file(std::filesystem::canonical(loader).string());
-  EXPECT_EQ(l.soname, "ld-linux-x86-64.so.2");
+  ElfFacts l = facts_of_file(native.glibc_loader_file);
+  EXPECT_EQ(l.soname, native.glibc_loader_name);
   EXPECT_EQ(l.glibc_release, version);
 }
 
 TEST(ElfSystemLibraries, DebianMuslLibcIsTheMuslLoader) {
-  std::string libc = "/lib/x86_64-linux-musl/libc.so";
-  if (!std::filesystem::exists(libc)) GTEST_SKIP() << "musl is not installed at the Debian path";
-  ElfFacts f = facts_of_file(libc);
+  // Debian's /lib/ARCH-linux-musl/libc.so, as the loader musl-gcc's programs name leads to it.
+  ElfFacts f = facts_of_file(native_target().musl_libc_file);
   EXPECT_TRUE(f.is_musl_loader);  // no SONAME here: known by __libc_start_main and musl's strerror table
   EXPECT_EQ(f.soname, "");
   EXPECT_TRUE(f.needed.empty());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "facts/image_facts.h"
+#include "native_target.h"
 #include "test_support.h"
 #include "view_builder.h"
 
@@ -64,17 +65,19 @@ TEST(FactsCollect, RealAlpineMinirootfsLoadsCompletely) {
 }
 
 TEST(FactsCollect, GlibcBinaryOnAlpineSeesMuslBehindTheCompatLoader) {
+  // A program gcc builds here, on the Alpine of the same architecture.
+  const test::NativeTarget& native = test::native_target();
   std::string why;
-  auto layer = test::read_minirootfs("x86_64", &why);
+  auto layer = test::read_minirootfs(native.alpine_arch, &why);
   if (!layer) GTEST_SKIP() << why;
   test::TempDir dir;
   ASSERT_TRUE(test::compile_c("gcc", test::kHelloC, dir / "hello"));
   test::ViewBuilder b;
   b.view.apply(*layer, 0);
-  b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1", 1);
+  b.symlink(test::NativeTarget::relative(native.glibc_interpreter), native.musl_interpreter, 1);
   b.elf_file("usr/local/bin/hello", dir / "hello", 1);
   ImageFacts f = collect_facts(ImageInfo(), b.view);
-  EXPECT_EQ(f.libc.shims, std::vector<std::string>{"/lib64/ld-linux-x86-64.so.2 -> /lib/ld-musl-x86_64.so.1"});
+  EXPECT_EQ(f.libc.shims, std::vector<std::string>{native.glibc_interpreter + " -> " + native.musl_interpreter});
   auto hello = std::find_if(f.binaries.begin(), f.binaries.end(), [](auto& x) { return x.path == "usr/local/bin/hello"; });
   ASSERT_NE(hello, f.binaries.end());
   EXPECT_EQ(hello->layer, 1);

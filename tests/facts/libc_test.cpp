@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "facts/image_facts.h"
+#include "native_target.h"
 #include "test_support.h"
 #include "view_builder.h"
 
@@ -8,14 +9,6 @@ namespace imgaudit {
 namespace {
 
 using test::ViewBuilder;
-
-// "2.36" as the C library of this machine reports it, not from any file we read.
-std::string host_glibc_version() {
-  std::string out;
-  if (test::run("getconf GNU_LIBC_VERSION", &out) != 0) return "";
-  auto sp = out.find(' ');
-  return sp == std::string::npos ? "" : out.substr(sp + 1, out.find_first_of("\n", sp) - sp - 1);
-}
 
 TEST(FactsLibc, RealAlpineIsMusl125) {
   std::string why;
@@ -31,26 +24,28 @@ TEST(FactsLibc, RealAlpineIsMusl125) {
 }
 
 TEST(FactsLibc, GlibcFromItsOwnLibraryAndLoader) {
-  std::string version = host_glibc_version();
+  // This machine's libc and loader, where Debian keeps them, and the loader's name where programs ask for it.
+  const test::NativeTarget& native = test::native_target();
+  const std::string version = native.glibc_version;  // as the C library running this test reports it
   ASSERT_FALSE(version.empty());
   ViewBuilder b;
-  b.elf_file("lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6");
-  b.elf_file("lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
-  b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  b.elf_file(native.glibc_libc_path, native.glibc_libc_file);
+  b.elf_file(native.glibc_loader_path, native.glibc_loader_file);
+  b.symlink(test::NativeTarget::relative(native.glibc_interpreter), "/" + native.glibc_loader_path);
   LibcInfo libc = detect_libc(b.view, detect_distro(b.view));
   EXPECT_EQ(libc.family, LibcKind::Glibc);
   EXPECT_EQ(libc.version, version);
-  EXPECT_EQ(version, "2.36");  // Debian 12, as the project's build machines are
-  EXPECT_EQ(libc.evidence,
-            (std::vector<std::string>{"/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 (glibc " + version + ")",
-                                      "/lib/x86_64-linux-gnu/libc.so.6 (glibc " + version + ")"}));
+  EXPECT_EQ(libc.evidence, (std::vector<std::string>{"/" + native.glibc_loader_path + " (glibc " + version + ")",
+                                                     "/" + native.glibc_libc_path + " (glibc " + version + ")"}));
   EXPECT_TRUE(libc.shims.empty());
 }
 
 TEST(FactsLibc, DpkgRecordComesFirstAndGivesTheVersion) {
   ViewBuilder b;
   b.text("var/lib/dpkg/status", "Package: libc6\nStatus: install ok installed\nVersion: 2.36-9+deb12u7\n");
-  b.elf_file("lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6");
+  // This machine's libc.so.6, whatever release it is: the dpkg record names the version.
+  const test::NativeTarget& native = test::native_target();
+  b.elf_file(native.glibc_libc_path, native.glibc_libc_file);
   LibcInfo libc = detect_libc(b.view, detect_distro(b.view));
   EXPECT_EQ(libc.family, LibcKind::Glibc);
   EXPECT_EQ(libc.version, "2.36");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "facts/loader.h"
+#include "native_target.h"
 #include "test_support.h"
 #include "util/paths.h"
 #include "view_builder.h"
@@ -65,19 +66,25 @@ class FactsLoader : public ::testing::Test {
     return out;
   }
 
-  // A glibc image: Debian's loader and libc from this machine.
+  // A glibc image: Debian's loader and libc from this machine, where Debian keeps them.
   void glibc_base(ViewBuilder& b) {
-    b.elf_file("lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
-    b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
-    b.elf_file("lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6");
+    b.elf_file(native().glibc_loader_path, native().glibc_loader_file);
+    b.symlink(test::NativeTarget::relative(native().glibc_interpreter), "/" + native().glibc_loader_path);
+    b.elf_file(native().glibc_libc_path, native().glibc_libc_file);
   }
 
   // A musl image: musl's loader from this machine's musl package.
   void musl_base(ViewBuilder& b) {
-    const ElfFacts* musl = b.inspect("/lib/ld-musl-x86_64.so.1");
+    const ElfFacts* musl = b.inspect(native().musl_libc_file);
     ASSERT_TRUE(musl->is_musl_loader);
-    b.elf("lib/ld-musl-x86_64.so.1", musl);
+    b.elf(musl_loader(), musl);
   }
+
+  static const test::NativeTarget& native() { return test::native_target(); }
+  // Image paths of this machine's names: "usr/lib/x86_64-linux-gnu", "lib/ld-musl-x86_64.so.1", "etc/ld-musl-x86_64.path".
+  static std::string multiarch(const std::string& dir) { return dir + "/" + native().triplet; }
+  static std::string musl_loader() { return test::NativeTarget::relative(native().musl_interpreter); }
+  static std::string musl_path_file() { return "etc/ld-musl-" + native().musl_arch + ".path"; }
 
   BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env = {},
                          LibcKind image_libc = LibcKind::Glibc) {
@@ -105,14 +112,14 @@ using Names = std::vector<std::string>;
 TEST_F(FactsLoader, FindsLibcAndLoaderOfAGlibcImage) {
   ViewBuilder b;
   glibc_base(b);
-  b.elf_file("usr/lib/x86_64-linux-gnu/libfoo.so", at("libfoo.so"));
+  b.elf_file(multiarch("usr/lib") + "/libfoo.so", at("libfoo.so"));
   b.elf_file("usr/bin/app", at("app"));
   BinaryFacts bf = run_loader(b, "usr/bin/app");
   EXPECT_TRUE(bf.interpreter_present);
-  EXPECT_EQ(bf.interpreter_resolved, "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  EXPECT_EQ(bf.interpreter_resolved, native().glibc_loader_path);
   EXPECT_EQ(bf.interpreter_libc, LibcKind::Glibc);
-  EXPECT_EQ(bf.resolved, (std::map<std::string, std::string>{{"libc.so.6", "lib/x86_64-linux-gnu/libc.so.6"},
-                                                              {"libfoo.so", "usr/lib/x86_64-linux-gnu/libfoo.so"}}));
+  EXPECT_EQ(bf.resolved, (std::map<std::string, std::string>{{"libc.so.6", native().glibc_libc_path},
+                                                              {"libfoo.so", multiarch("usr/lib") + "/libfoo.so"}}));
   EXPECT_TRUE(bf.missing_needed.empty());
 }
 
@@ -215,10 +222,10 @@ TEST_F(FactsLoader, MuslReadsItsPathFile) {
   BinaryFacts plain = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
   EXPECT_TRUE(plain.interpreter_present);
   EXPECT_EQ(plain.interpreter_libc, LibcKind::Musl);
-  EXPECT_EQ(plain.resolved.at("libc.so"), "lib/ld-musl-x86_64.so.1");  // musl answers its own names
+  EXPECT_EQ(plain.resolved.at("libc.so"), musl_loader());  // musl answers its own names
   EXPECT_EQ(plain.missing_needed, Names{"libfoo.so"});
 
-  b.text("etc/ld-musl-x86_64.path", "/opt/m1\n/opt/m2:/usr/lib\n");
+  b.text(musl_path_file(), "/opt/m1\n/opt/m2:/usr/lib\n");
   BinaryFacts with_file = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
   EXPECT_EQ(with_file.resolved.at("libfoo.so"), "opt/m2/libfoo.so");
   EXPECT_TRUE(with_file.missing_needed.empty());
@@ -233,19 +240,19 @@ TEST_F(FactsLoader, MuslDefaultPathAndLdLibraryPath) {
   EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).resolved.at("libfoo.so"), "usr/local/lib/libfoo.so");
   EXPECT_EQ(run_loader(b, "usr/bin/app", {"LD_LIBRARY_PATH=/opt/llp"}, LibcKind::Musl).resolved.at("libfoo.so"),
             "opt/llp/libfoo.so");
-  b.text("etc/ld-musl-x86_64.path", "/usr/lib\n");
+  b.text(musl_path_file(), "/usr/lib\n");
   EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
 }
 
 TEST_F(FactsLoader, MuslBehindACompatLoaderLinkAnswersGlibcLibcNames) {
   ViewBuilder b;
   musl_base(b);
-  b.symlink("lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1");
+  b.symlink(test::NativeTarget::relative(native().glibc_interpreter), native().musl_interpreter);
   b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));
   b.elf_file("usr/bin/app", at("app"));
   BinaryFacts bf = run_loader(b, "usr/bin/app", {}, LibcKind::Musl);
   EXPECT_TRUE(bf.interpreter_present);
-  EXPECT_EQ(bf.interpreter_resolved, "lib/ld-musl-x86_64.so.1");
+  EXPECT_EQ(bf.interpreter_resolved, musl_loader());
   EXPECT_EQ(bf.interpreter_libc, LibcKind::Musl);  // musl behind a glibc name
   EXPECT_EQ(bf.elf->libc, LibcKind::Glibc);
   EXPECT_TRUE(bf.missing_needed.empty()) << "musl's loader takes libc.so.6 as itself";
@@ -285,11 +292,14 @@ TEST_F(FactsLoader, SymlinkLoopIsMissingAndSearchGoesOn) {
 }
 
 TEST_F(FactsLoader, WrongClassCandidateIsSkipped) {
+  // A 32-bit library needs only the compiler's -m32 code generation, which not every gcc has (aarch64's has none).
+  std::string problem = test::toolchain_problem(recipes().at("libfoo32.so").compiler, "-shared -fPIC");
+  if (!problem.empty()) GTEST_SKIP() << problem;
   ViewBuilder b;
   glibc_base(b);
   const ElfFacts* foo32 = b.inspect(at("libfoo32.so"));
   ASSERT_EQ(foo32->elf_class, 32);
-  b.elf("lib/x86_64-linux-gnu/libfoo.so", foo32);  // searched before usr/lib
+  b.elf(multiarch("lib") + "/libfoo.so", foo32);  // searched before usr/lib
   b.elf_file("usr/bin/app", at("app"));
   EXPECT_EQ(run_loader(b, "usr/bin/app").missing_needed, Names{"libfoo.so"});
   b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));

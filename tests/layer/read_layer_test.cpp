@@ -4,6 +4,7 @@
 
 #include "layer/layer_facts.h"
 #include "layer_test_util.h"
+#include "native_target.h"
 #include "test_support.h"
 #include "util/error.h"
 
@@ -139,9 +140,9 @@ TEST(ReadLayer, AttachesFactsOfAnElfCompiledNow) {
                           Compression::Zstd);
   ASSERT_EQ(l.elves.count("usr/bin/hello"), 1u);
   const ElfFacts& f = l.elves.at("usr/bin/hello");
-  EXPECT_EQ(f.machine, "x86_64");
+  EXPECT_EQ(f.machine, native_target().machine);
   EXPECT_EQ(f.linkage, Linkage::Dynamic);
-  EXPECT_EQ(f.interpreter, "/lib64/ld-linux-x86-64.so.2");
+  EXPECT_EQ(f.interpreter, native_target().glibc_interpreter);
   EXPECT_EQ(f.needed, (std::vector<std::string>{"libc.so.6"}));
   EXPECT_EQ(f.libc, LibcKind::Glibc);
   EXPECT_EQ(l.elf_errors.count("usr/bin/broken"), 1u);
@@ -150,7 +151,7 @@ TEST(ReadLayer, AttachesFactsOfAnElfCompiledNow) {
 }
 
 TEST(ReadLayer, AttachesFactsOfAStaticMuslElf) {
-  if (!have_tool("musl-gcc")) GTEST_SKIP() << "musl-gcc is not installed";
+  if (std::string problem = toolchain_problem("musl-gcc", "-static"); !problem.empty()) GTEST_SKIP() << problem;
   TempDir tmp;
   ASSERT_TRUE(compile_c("musl-gcc", kHelloC, tmp / "hello", "-static"));
   LayerFacts l = layer_of({file("hello", read_file(tmp / "hello"), 0755)});

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -133,6 +135,43 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
 }
 
 bool have_tool(const std::string& name) { return run("command -v '" + name + "' >/dev/null 2>&1") == 0; }
+
+namespace {
+
+std::string probe_toolchain(const std::string& compiler, const std::string& flags) {
+  const std::string tool = compiler.substr(0, compiler.find(' '));
+  const std::string what = compiler + (flags.empty() ? "" : " " + flags);
+  if (!have_tool(tool)) return tool + " is not on PATH";
+  TempDir dir;
+  std::string command, log;
+  if (tool == "go") {
+    write_file(dir / "probe.go", "package main\n\nfunc main() {}\n");
+    command = "cd '" + dir.path() + "' && env GOCACHE='" + dir / "cache" + "' GOPATH='" + dir / "gopath" + "' HOME='" +
+              dir.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 " + compiler + " build " + flags +
+              " -o probe probe.go";
+  } else if (tool == "rustc") {
+    write_file(dir / "probe.rs", "fn main() {}\n");
+    command = compiler + " " + flags + " -o '" + dir / "probe" + "' '" + dir / "probe.rs" + "'";
+  } else {
+    write_file(dir / "probe.c", "int main(void) { return 0; }\n");
+    command = compiler + " -o '" + dir / "probe" + "' '" + dir / "probe.c" + "' " + flags;
+  }
+  if (run(command + " 2>&1", &log) == 0) return "";
+  while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  return what + " cannot build a trivial program here: " + log;
+}
+
+}  // namespace
+
+std::string toolchain_problem(const std::string& compiler, const std::string& flags) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::string> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_pair(compiler, flags);
+  auto it = known.find(key);
+  if (it == known.end()) it = known.emplace(key, probe_toolchain(compiler, flags)).first;
+  return it->second;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

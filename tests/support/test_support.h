@@ -58,6 +58,12 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
 
 bool have_tool(const std::string& name);  // on PATH
 
+// Why `compiler` cannot build here, for a test's GTEST_SKIP: "" when it is on PATH and builds a trivial
+// program with `flags`, else the tool's name and what it said. `compiler` is a C compiler with any fixed
+// options ("aarch64-linux-gnu-gcc", "gcc -m32"), "go" (go build, offline, without cgo) or "rustc".
+// Asked once per compiler and flags in a test program.
+std::string toolchain_problem(const std::string& compiler, const std::string& flags = "");
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& content, unsigned mode = 0644);
 
