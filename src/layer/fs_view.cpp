@@ -99,6 +99,7 @@ void FsView::apply(const LayerFacts& layer, int index) {
       node.link = e.link;
       node.elf = find_in<decltype(layer.elves), ElfFacts>(layer.elves, e.path);
       node.text = find_in<decltype(layer.texts), std::string>(layer.texts, e.path);
+      node.blob = find_in<decltype(layer.blobs), std::string>(layer.blobs, e.path);
     }
     node.layer = index;
     set(place(e.path, index), node);

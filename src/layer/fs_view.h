@@ -17,6 +17,7 @@ struct Node {
   int layer = 0;                     // index of the layer that last wrote it
   const ElfFacts* elf = nullptr;     // points into the LayerFacts applied
   const std::string* text = nullptr; // likewise
+  const std::string* blob = nullptr; // likewise (LayerFacts::blobs)
 };
 
 // The final view of an image's filesystem after the OCI layer rules. The

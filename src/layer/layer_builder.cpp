@@ -12,6 +12,7 @@ namespace {
 
 constexpr uint64_t kMaxElfSize = uint64_t(1) << 30;
 constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
+constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 constexpr std::string_view kWhiteoutPrefix = ".wh.";
 constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
 
@@ -86,6 +87,7 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   out_.elves.erase(entry.path);
   out_.elf_errors.erase(entry.path);
   out_.texts.erase(entry.path);
+  out_.blobs.erase(entry.path);
   out_.entries.push_back(entry);  // first: a folder's unreadable file is still a file
   if (entry.type == EntryType::File) read_content(a, entry.path, entry.size);
 }
@@ -95,9 +97,10 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   size_t head = read_some(a, buf, 4, path);
   bool elf = looks_like_elf(std::string_view(buf, head));
   bool text = !elf && is_text_worth_reading(path);
-  if (!elf && !text) return;  // the next header skips the rest without buffering
+  bool blob = !elf && !text && is_blob_worth_reading(path);
+  if (!elf && !text && !blob) return;  // the next header skips the rest without buffering
 
-  uint64_t cap = elf ? kMaxElfSize : kMaxTextSize;
+  uint64_t cap = elf ? kMaxElfSize : text ? kMaxTextSize : kMaxBlobSize;
   if (size > cap) {
     out_.warnings.push_back("skipped content of " + display_path(path) + ": " + std::to_string(size) +
                             " bytes is over the limit of " + std::to_string(cap));
@@ -114,11 +117,12 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
     }
     bytes.append(buf, n);
   }
-  if (text) {
-    out_.texts[path] = std::move(bytes);
+  if (text || blob) {
+    (text ? out_.texts : out_.blobs)[path] = std::move(bytes);
     return;
   }
   ElfResult r = inspect_elf(bytes);
+  if (r.facts && is_elf_blob_worth_keeping(*r.facts)) out_.blobs[path] = bytes;
   if (r.facts)
     out_.elves[path] = std::move(*r.facts);
   else

@@ -19,6 +19,30 @@ bool is_child_of(const std::string& path, std::string_view dir) {
          path.find('/', dir.size() + 1) == std::string::npos;
 }
 
+// Blobs are binary: JSON holds them as hex.
+std::string to_hex(const std::string& bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string from_hex(const std::string& hex) {
+  auto value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw InputError("layer facts: a blob is not hex");
+  };
+  if (hex.size() % 2) throw InputError("layer facts: a blob is not hex");
+  std::string out(hex.size() / 2, '\0');
+  for (size_t i = 0; i < out.size(); ++i) out[i] = char(value(hex[2 * i]) << 4 | value(hex[2 * i + 1]));
+  return out;
+}
+
 EntryType entry_type_from_string(const std::string& s) {
   for (auto t : {EntryType::File, EntryType::Dir, EntryType::Symlink, EntryType::Hardlink, EntryType::Other})
     if (s == to_string(t)) return t;
@@ -56,6 +80,14 @@ bool is_text_worth_reading(const std::string& path) {
   return false;
 }
 
+bool is_blob_worth_reading(const std::string& path) {
+  return path == "etc/ld.so.cache" || ends_with(path, "/ld.so.cache");  // /etc/ld.so.cache may be a symlink
+}
+
+bool is_elf_blob_worth_keeping(const ElfFacts& f) {
+  return !f.glibc_release.empty() && f.interpreter.empty() && starts_with(f.soname, "ld");
+}
+
 void to_json(nlohmann::json& j, const Entry& e) {
   j = {{"path", e.path}, {"type", to_string(e.type)}, {"mode", e.mode}, {"uid", e.uid},
        {"gid", e.gid},   {"size", e.size},            {"link", e.link}};
@@ -72,6 +104,8 @@ void from_json(const nlohmann::json& j, Entry& e) {
 }
 
 void to_json(nlohmann::json& j, const LayerFacts& l) {
+  nlohmann::json hex_blobs = nlohmann::json::object();
+  for (auto& [path, bytes] : l.blobs) hex_blobs[path] = to_hex(bytes);
   j = {{"format_version", kLayerFactsFormatVersion},
        {"digest", l.digest},
        {"diff_id", l.diff_id},
@@ -84,6 +118,7 @@ void to_json(nlohmann::json& j, const LayerFacts& l) {
        {"elves", l.elves},
        {"elf_errors", l.elf_errors},
        {"texts", l.texts},
+       {"blobs", hex_blobs},
        {"warnings", l.warnings}};
 }
 
@@ -103,6 +138,7 @@ void from_json(const nlohmann::json& j, LayerFacts& l) {
   j.at("elves").get_to(l.elves);
   j.at("elf_errors").get_to(l.elf_errors);
   j.at("texts").get_to(l.texts);
+  for (auto& [path, hex] : j.at("blobs").items()) l.blobs[path] = from_hex(hex.get<std::string>());
   j.at("warnings").get_to(l.warnings);
 }
 

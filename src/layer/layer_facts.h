@@ -25,7 +25,7 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 1;
+inline constexpr int kLayerFactsFormatVersion = 2;
 
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.
@@ -41,6 +41,7 @@ struct LayerFacts {
   std::map<std::string, ElfFacts> elves;        // path -> facts of each ELF file
   std::map<std::string, std::string> elf_errors;// path -> why its ELF could not be read
   std::map<std::string, std::string> texts;     // path -> content of the small text files worth reading
+  std::map<std::string, std::string> blobs;     // path -> bytes of the binary files the inspectors parse
   std::vector<std::string> warnings;            // hostile or skipped entries
 };
 
@@ -48,6 +49,13 @@ struct LayerFacts {
 // alpine-release, debian_version, apk and dpkg databases, ld.so.conf and its
 // includes, ld-musl-*.path, passwd, *.dist-info/{WHEEL,METADATA}.
 bool is_text_worth_reading(const std::string& path);
+
+// True for the binary files whose bytes the inspectors parse: glibc's ld.so.cache.
+bool is_blob_worth_reading(const std::string& path);
+
+// True for the ELF files whose bytes are kept too: glibc's dynamic loader, whose
+// built-in system directories are strings in it.
+bool is_elf_blob_worth_keeping(const ElfFacts& facts);
 
 // Reads a layer blob through libarchive (tar, gzip, zstd, whatever the media
 // type says), verifying its digest against `layer.digest` and, when not empty,
