@@ -30,6 +30,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
     b.exec_mode = exec_mode(*b.elf, facts.image.platform.architecture);
     facts.binaries.push_back(std::move(b));
   }
+  facts.loader = loader.facts();
 
   facts.tz = detect_tz(view, facts.image);
   facts.python = detect_python(view, facts.binaries);

@@ -61,6 +61,14 @@ struct LibcInfo {
   std::vector<std::string> shims;      // compatibility shims present: "gcompat", "libc6-compat"
 };
 
+// What the loader emulation found about one NEEDED name besides resolved or missing.
+struct LibraryNote {
+  std::string missing_reason;    // why the loader fails on it, beyond "not found": the file it stops at
+  std::string conf_only_path;    // missing, yet in an ld.so.conf directory: ld.so.cache lacks it (run ldconfig)
+  std::vector<std::string> cpu_alternatives;  // copies some CPUs load first (glibc-hwcaps, tls, hwcap cache entries)
+  bool cpu_only = false;         // resolved only through those: missing on the other CPUs
+};
+
 // One ELF file of the final view, with its libraries resolved the way the
 // image's own loader would.
 struct BinaryFacts {
@@ -72,8 +80,31 @@ struct BinaryFacts {
   std::string interpreter_resolved;     // real path after symlinks
   LibcKind interpreter_libc = LibcKind::Unknown;  // what the interpreter really is (musl behind a glibc name = shim)
   std::map<std::string, std::string> resolved;    // NEEDED name -> real path in the image
-  std::vector<std::string> missing_needed;        // NEEDED names that do not resolve (transitively from this file)
+  // NEEDED names that do not resolve (transitively from this file). When the interpreter is missing:
+  // those the image's own loader would miss, without libc's own names (LoaderEmulator::is_libc_own_name).
+  std::vector<std::string> missing_needed;
+  std::map<std::string, LibraryNote> library_notes;  // NEEDED name (transitively) -> note, where there is one
   ExecMode exec_mode;                             // how a kernel of the image's platform runs it
+};
+
+// What the image's dynamic loaders read besides the binaries.
+struct LoaderFacts {
+  enum class Cache { Absent, Read, Malformed, Unread };
+  // /etc/ld.so.cache, glibc's only view of the ld.so.conf directories at run time. Malformed: glibc
+  // ignores it; Unread: its bytes were not kept, and the ld.so.conf directories stand in for it.
+  Cache ld_so_cache = Cache::Absent;
+  std::string ld_so_cache_problem;             // why Malformed or Unread
+  std::string ld_so_cache_format;              // "glibc-ld.so.cache1.1", ...
+  size_t ld_so_cache_entries = 0;
+  std::vector<std::string> ld_so_cache_warnings;  // entries skipped
+  std::vector<std::string> ld_so_conf_dirs;    // etc/ld.so.conf's directories, includes expanded
+  struct GlibcLoader {
+    std::string path;                      // real path of a glibc ld.so the binaries load with
+    std::vector<std::string> system_dirs;  // the directories it searches last
+    bool system_dirs_from_loader = false;  // read from its bytes; else imgaudit's defaults, because of:
+    std::string system_dirs_problem;
+  };
+  std::vector<GlibcLoader> glibc_loaders;  // by path
 };
 
 struct TzFacts {
@@ -115,6 +146,7 @@ struct ImageFacts {
   std::string ca_bundle;  // find_ca_bundle()
   const FsView* view = nullptr;
   std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
+  LoaderFacts loader;
 };
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view);
