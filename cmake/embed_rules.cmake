@@ -1,4 +1,4 @@
-# Writes OUT: a C++ file holding every rules/*.json as one JSON array string.
+# Writes OUT: a C++ file defining VAR, every RULES_DIR/*.json as {file name, text}.
 file(GLOB files ${RULES_DIR}/*.json)
 list(SORT files)
 set(body "")
@@ -7,5 +7,5 @@ foreach(f ${files})
   get_filename_component(name ${f} NAME)
   string(APPEND body "  {\"${name}\", R\"imgaudit_rule(${content})imgaudit_rule\"},\n")
 endforeach()
-file(WRITE ${OUT}.tmp "#include <utility>\n#include <vector>\nnamespace imgaudit {\nextern const std::vector<std::pair<const char*, const char*>> kRuleFiles = {\n${body}};\n}\n")
+file(WRITE ${OUT}.tmp "#include <utility>\n#include <vector>\nnamespace imgaudit {\nextern const std::vector<std::pair<const char*, const char*>> ${VAR} = {\n${body}};\n}\n")
 file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

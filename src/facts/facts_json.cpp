@@ -91,7 +91,13 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"go_version", e.go_version},
        {"cgo", optional_json(e.go_cgo)},
        {"packed", e.packed},
-       {"rust", e.rust}};
+       {"rust", e.rust},
+       {"elf_class", e.elf_class},
+       {"is_program", e.is_program},
+       {"os", e.os},
+       {"swift", e.swift},
+       {"swift_static", e.swift_static},
+       {"resolves_names", e.resolves_names}};
 }
 
 void to_json(nlohmann::json& j, const TzFacts& t) {

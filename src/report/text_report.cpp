@@ -143,8 +143,6 @@ std::vector<std::string> column_values(const Finding& f) {
   return split(vars->at(name), ", ");
 }
 
-bool is_cause(const std::string& id) { return id == "libc-mismatch" || id == "interpreter-missing"; }
-
 struct Block {
   std::string id;
   std::vector<const Finding*> findings;
@@ -318,11 +316,6 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   Printer p(out, o.width, st);
   if (!o.quiet) write_header(out, r, st);
 
-  // Consequences: needed-lib-missing whose every file is also reported as libc-mismatch or interpreter-missing.
-  std::map<std::string, const Finding*> cause_of_path;  // the first such finding naming a path
-  for (auto& f : r.findings)
-    if (is_cause(f.id))
-      for (auto& path : f.paths) cause_of_path.emplace(path, &f);
   std::vector<Block> blocks;
   auto block_for = [&](const std::string& id) -> Block& {
     for (auto& b : blocks)
@@ -330,13 +323,14 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
     blocks.push_back({id, {}, {}});
     return blocks.back();
   };
+  // Consequences (Finding::caused_by) go under their cause's block, when the report has that cause.
+  std::set<std::string> ids;
+  for (auto& f : r.findings) ids.insert(f.id);
   std::vector<std::pair<const Finding*, std::string>> folded;  // and the rule it is folded under
   Counts counts;
   for (auto& f : r.findings) {
-    bool consequence = f.id == "needed-lib-missing" && !f.paths.empty() &&
-                       std::all_of(f.paths.begin(), f.paths.end(), [&](auto& path) { return cause_of_path.count(path); });
-    if (consequence) {
-      folded.emplace_back(&f, cause_of_path.at(f.paths.front())->id);
+    if (!f.caused_by.empty() && ids.count(f.caused_by)) {
+      folded.emplace_back(&f, f.caused_by);
       ++counts.folded[static_cast<int>(f.severity)];
     } else {
       block_for(f.id).findings.push_back(&f);

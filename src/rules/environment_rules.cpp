@@ -13,7 +13,7 @@ namespace {
 std::string tls_user(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
   if (base_name(b.path).rfind("_ssl.", 0) == 0) return "Python ssl module";
-  if (!is_program(e)) return "";  // a library speaks TLS for the program that loads it
+  if (!e.is_program) return "";  // a library speaks TLS for the program that loads it
   if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
   return "";
 }
@@ -30,7 +30,7 @@ bool needs_zoneinfo(const ImageFacts& facts) {
   const bool python_has_zones = carries_own_zones(facts);
   for (auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    if (!is_program(e) || is_libc_itself(e)) continue;
+    if (!e.is_program || is_libc_itself(e)) continue;
     if (!e.go_version.empty() && e.go_tzdata) continue;
     if (python_has_zones && base_name(b.path).rfind("python", 0) == 0) continue;
     return true;

@@ -6,6 +6,7 @@
 #include "rules/environment_rules.h"
 #include "rules/linkage_rules.h"
 #include "rules/package_rules.h"
+#include "rules/resolver_rules.h"
 #include "rules/runtime_rules.h"
 #include "rules/wheel_rules.h"
 
@@ -15,6 +16,7 @@ std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   FindingGroups groups(facts);
   check_linkage(facts, groups);
   check_runtime(facts, groups);
+  check_resolver(facts, groups);
   check_environment(facts, groups);
   check_packages(facts, groups);
   check_wheels(facts, groups);

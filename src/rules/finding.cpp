@@ -28,6 +28,7 @@ void to_json(nlohmann::json& j, const Finding& f) {
                              : nlohmann::json{{"index", f.layer}, {"digest", f.layer_digest}, {"created_by", f.created_by}}},
        {"message", f.message},
        {"advice", f.advice}};
+  if (!f.caused_by.empty()) j["caused_by"] = f.caused_by;
   if (f.dockerfile)
     j["dockerfile"] = {{"file", f.dockerfile->file},
                        {"start_line", f.dockerfile->start_line},

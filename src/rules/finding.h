@@ -28,6 +28,9 @@ struct Finding {
   std::string created_by;
   std::string message;
   std::string advice;
+  // The rule of another finding of the same files that this one follows from ("libc-mismatch" for the
+  // glibc libraries a glibc program lacks on musl), "" when it stands on its own.
+  std::string caused_by;
   std::optional<DockerfileLine> dockerfile;
 };
 

@@ -23,11 +23,13 @@ std::map<std::string, std::string> image_vars(const ImageFacts& f) {
 }
 
 void FindingGroups::add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
-                        std::map<std::string, std::string> vars, std::vector<std::string> advice_keys) {
+                        std::map<std::string, std::string> vars, std::vector<std::string> advice_keys,
+                        const std::string& caused_by) {
   auto& g = groups_[{rule_id, layer, subject}];
   if (g.paths.empty()) {
     g.vars = std::move(vars);
     g.advice_keys = std::move(advice_keys);
+    g.caused_by = caused_by;
   }
   if (!path.empty()) g.paths.push_back(display_path(path));
 }
@@ -45,6 +47,7 @@ void FindingGroups::emit(std::vector<Finding>& out) const {
     std::sort(f.paths.begin(), f.paths.end());
     f.paths.erase(std::unique(f.paths.begin(), f.paths.end()), f.paths.end());
     f.layer = layer;
+    f.caused_by = g.caused_by;
     if (layer >= 0 && layer < static_cast<int>(facts_.image.layers.size())) {
       f.layer_digest = facts_.image.layers[layer].digest;
       f.created_by = facts_.image.layers[layer].created_by;

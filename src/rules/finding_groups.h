@@ -20,8 +20,10 @@ class FindingGroups {
   // file; `path` may then be empty. `subject` separates problems of one rule within a layer (the missing
   // interpreter, the set of missing libraries). `vars` fill the templates;
   // `advice_keys` are tried in order before the distro id and "default".
+  // `caused_by`: the rule whose finding of the same files this one follows from (Finding::caused_by).
   void add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
-           std::map<std::string, std::string> vars, std::vector<std::string> advice_keys = {});
+           std::map<std::string, std::string> vars, std::vector<std::string> advice_keys = {},
+           const std::string& caused_by = "");
 
   void emit(std::vector<Finding>& out) const;
 
@@ -30,6 +32,7 @@ class FindingGroups {
     std::vector<std::string> paths;
     std::map<std::string, std::string> vars;
     std::vector<std::string> advice_keys;
+    std::string caused_by;
   };
   const ImageFacts& facts_;
   std::map<std::tuple<std::string, int, std::string>, Group> groups_;

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
+#include "facts/loader.h"
+#include "rules/library_packages.h"
 #include "rules/program_kind.h"
 #include "util/strings.h"
 
@@ -43,58 +46,87 @@ std::string python_package_of(const ImageFacts& facts, const std::string& path) 
   return "";
 }
 
+// Which advice of needed-lib-missing fits what the package table knows of the libraries.
+std::string missing_lib_advice(const LibraryPackages& p) {
+  if (!p.runtime.empty()) return "runtime-" + p.runtime;
+  if (!p.install.empty()) return p.lookup.empty() ? "packages" : "packages-and-lookup";
+  return p.lookup.empty() ? "default" : "lookup";
+}
+
 }  // namespace
 
 bool version_newer(const std::string& a, const std::string& b) { return version_numbers(a) > version_numbers(b); }
 
 void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   const LibcKind image_libc = facts.libc.family;
-  const std::string platform_machine = elf_machine_for_platform(facts.image.platform.architecture);
   const std::string libc_key = to_string(image_libc);
 
   struct MissingLibs {
     std::vector<std::string> libs, paths;
     std::set<std::string> python_packages;
   };
-  std::map<std::pair<int, std::string>, MissingLibs> missing_libs;  // by layer and the libraries missing
+  // By layer, the libraries missing, and the finding they follow from ("" when none).
+  std::map<std::tuple<int, std::string, std::string>, MissingLibs> missing_libs;
+  auto add_missing = [&](const BinaryFacts& b, int layer, std::vector<std::string> libs, const std::string& cause) {
+    if (libs.empty()) return;
+    std::sort(libs.begin(), libs.end());
+    auto& m = missing_libs[{layer, join(libs, ","), cause}];
+    m.libs = libs;
+    m.paths.push_back(b.path);
+    if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
+  };
 
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
     const int layer = layer_of(facts, b);
     if (e.type == "rel" || e.type == "core") continue;
+    if (e.os != "linux") {
+      groups.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
+      continue;  // no Linux loader maps it: its linkage says nothing about this image
+    }
 
-    if (!platform_machine.empty() && e.machine != platform_machine) {
+    // i386 code on amd64 and 32-bit arm on arm64 run natively in their compat mode, with their own
+    // loader and libraries, so they get every other check too.
+    if (b.exec_mode.kind == ExecModeKind::Foreign) {
       groups.add("arch-mismatch", layer, e.machine, b.path, {{"machine", e.machine}});
       continue;  // nothing else about a foreign binary is meaningful here
     }
+    if (b.exec_mode.kind == ExecModeKind::CompatRare)
+      groups.add("compat-mode-rare", layer, e.machine, b.path, {{"machine", e.machine}, {"reason", b.exec_mode.reason}});
 
-    const bool has_interp = !e.interpreter.empty();
-    if (has_interp && !b.interpreter_present) {
+    const bool interpreter_missing = !e.interpreter.empty() && !b.interpreter_present;
+    if (interpreter_missing)
       groups.add("interpreter-missing", layer, e.interpreter, b.path,
                  {{"interpreter", e.interpreter}, {"binary_libc", to_string(e.libc)}}, {libc_key});
-    } else if (!b.missing_needed.empty()) {
-      auto libs = b.missing_needed;
-      std::sort(libs.begin(), libs.end());
-      auto& m = missing_libs[{layer, join(libs, ",")}];
-      m.libs = libs;
-      m.paths.push_back(b.path);
-      if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
-    }
 
     // What the binary was built for, against what the image provides. A
     // program whose glibc-named loader resolves to musl (gcompat) still counts.
-    LibcKind built_for = e.libc;
-    if ((built_for == LibcKind::Glibc && image_libc == LibcKind::Musl) ||
-        (built_for == LibcKind::Musl && image_libc == LibcKind::Glibc)) {
-      if (e.linkage == Linkage::Dynamic) {
-        std::string shim_note;
-        if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
-          shim_note = ": a compatibility shim (" + (facts.libc.shims.empty() ? std::string("gcompat") : join(facts.libc.shims, ", ")) +
-                      ") lets them start, but glibc-only behaviour will fail at run time";
-        groups.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
-                   {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key});
-      }
+    const LibcKind built_for = e.libc;
+    const bool libc_mismatch = e.linkage == Linkage::Dynamic &&
+                               ((built_for == LibcKind::Glibc && image_libc == LibcKind::Musl) ||
+                                (built_for == LibcKind::Musl && image_libc == LibcKind::Glibc));
+    if (libc_mismatch) {
+      std::string shim_note;
+      if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
+        shim_note = ": a compatibility shim (" +
+                    (facts.libc.shims.empty() ? std::string("gcompat") : join(facts.libc.shims, ", ")) +
+                    ") lets them start, but glibc-only behaviour will fail at run time";
+      groups.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
+                 {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key});
     }
+
+    // Every missing library at once. The C library's own ones follow from the finding above: they are
+    // that finding's when the interpreter is missing, its consequence under a shim; the others
+    // (libstdc++.so.6, libicu*) stand on their own.
+    std::vector<std::string> own, rest;
+    for (auto& lib : b.missing_needed) {
+      if (!(interpreter_missing || libc_mismatch) || !LoaderEmulator::is_libc_own_name(lib))
+        rest.push_back(lib);
+      else if (!interpreter_missing)
+        own.push_back(lib);
+    }
+    add_missing(b, layer, own, "libc-mismatch");
+    add_missing(b, layer, rest, "");
 
     // glibc's own objects require each other's versions: they ship together.
     if (image_libc == LibcKind::Glibc && !is_libc_itself(e) && !facts.libc.version.empty() && !e.glibc_required.empty() &&
@@ -106,13 +138,22 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   }
 
   for (auto& [key, m] : missing_libs) {
+    auto& [layer, subject, cause] = key;
     std::string python_note;
     if (!m.python_packages.empty())
       python_note = " Python package(s) " + join({m.python_packages.begin(), m.python_packages.end()}, ", ") +
                     " fail to import (ImportError).";
+    LibraryPackages packages = packages_for_libraries(facts.distro.id, m.libs);
     for (auto& path : m.paths)
-      groups.add("needed-lib-missing", key.first, key.second, path,
-                 {{"libs", join(m.libs, ", ")}, {"first_lib", m.libs.front()}, {"python_note", python_note}});
+      groups.add("needed-lib-missing", layer, subject + "|" + cause, path,
+                 {{"libs", join(m.libs, ", ")},
+                  {"first_lib", m.libs.front()},
+                  {"python_note", python_note},
+                  {"packages", join(packages.packages, ", ")},
+                  {"install", packages.install},
+                  {"unknown", join(packages.unknown, ", ")},
+                  {"lookup", packages.lookup}},
+                 {missing_lib_advice(packages)}, cause);
   }
 }
 

@@ -3,13 +3,6 @@
 
 namespace imgaudit {
 
-// A program the kernel can exec, as opposed to a shared library or object.
-inline bool is_program(const ElfFacts& e) {
-  if (e.type == "exec") return true;
-  if (e.type != "dyn") return false;
-  return !e.interpreter.empty() || e.linkage == Linkage::StaticPie;
-}
-
 // musl's loader or glibc's own objects: executable, but not programs of the image.
 inline bool is_libc_itself(const ElfFacts& e) {
   return e.is_musl_loader || !e.glibc_release.empty() || e.soname.rfind("ld-linux", 0) == 0;

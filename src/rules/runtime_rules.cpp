@@ -64,7 +64,7 @@ void check_runtime(const ImageFacts& facts, FindingGroups& groups) {
 
     if (e.has_gnu_stack && (e.gnu_stack_flags & kPfX)) groups.add("exec-stack", layer, "", b.path, {});
 
-    if (!is_program(e) || is_libc_itself(e) || effective_libc(b) != LibcKind::Musl) continue;
+    if (!e.is_program || is_libc_itself(e) || effective_libc(b) != LibcKind::Musl) continue;
     if (!e.go_version.empty() || e.rust) continue;  // own allocators and 2 MiB (Rust) or growable (Go) stacks
     const Loaded l = with_libraries(facts, b);
     if (!l.threads) continue;
@@ -72,8 +72,8 @@ void check_runtime(const ImageFacts& facts, FindingGroups& groups) {
     const bool is_static = e.linkage != Linkage::Dynamic;
     if (!l.allocator && !(preloaded && !is_static)) {
       const char* kind = is_static ? "static: musl's malloc is linked in" : "dynamic";
-      groups.add("musl-allocator", layer, is_static ? "static" : "dynamic", b.path, {{"kind", kind}},
-                 {is_static ? "static" : "dynamic"});
+      const std::string advice = !is_static ? "dynamic" : e.swift_static ? "static-swift" : "static";
+      groups.add("musl-allocator", layer, advice, b.path, {{"kind", kind}}, {advice});
     }
     if (!l.stack_size && !is_jvm(b) && !is_python_interpreter(b))
       groups.add("musl-thread-stack", layer, "", b.path, {});

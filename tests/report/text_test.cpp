@@ -29,9 +29,11 @@ Finding missing_libs(std::vector<std::string> paths, int layer, std::string crea
   std::map<std::string, std::string> vars = {{"count", std::to_string(paths.size())},
                                              {"libs", join(libs, ", ")},
                                              {"first_lib", libs.front()},
-                                             {"python_note", ""}};
+                                             {"python_note", ""},
+                                             {"unknown", join(libs, ", ")},
+                                             {"lookup", "apk search so:" + libs.front()}};
   return make_finding("needed-lib-missing", Severity::Error, std::move(paths), layer, std::move(created_by),
-                      fill_template(rule.message, vars), fill_template(rule.advice_templates.at("alpine"), vars));
+                      fill_template(rule.message, vars), fill_template(rule.advice_templates.at("lookup"), vars));
 }
 
 // A glibc program copied into Alpine with gcompat: libc-mismatch, and the glibc libraries it lacks (two
@@ -51,7 +53,9 @@ AuditReport small_report() {
   mismatch.dockerfile = DockerfileLine{"Dockerfile", 7, 7, "COPY bin/ /usr/bin/"};
   r.findings.push_back(mismatch);
   r.findings.push_back(missing_libs({"/usr/bin/app"}, 1, "COPY bin/ /usr/bin/", {"libstdc++.so.6", "libgcc_s.so.1"}));
+  r.findings.back().caused_by = "libc-mismatch";
   r.findings.push_back(missing_libs({"/usr/bin/helper"}, 1, "COPY bin/ /usr/bin/", {"libstdc++.so.6"}));
+  r.findings.back().caused_by = "libc-mismatch";
   r.findings.push_back(missing_libs({"/opt/\x1b[31mevil", "/usr/lib/libapp.so"}, 2, "RUN make",
                                     {"libssl.so.3", "libz.so.1"}));
   r.findings.push_back(missing_libs({"/usr/local/bin/tool"}, 3, "COPY tool /usr/local/bin/", {"libcurl.so.4"}));
@@ -110,11 +114,9 @@ TEST(TextReport, GroupsFoldsAndCountsAtWidth100) {
             "    /usr/lib/libapp.so   libssl.so.3, libz.so.1\n"
             "  layer 3: COPY tool /usr/local/bin/\n"
             "    /usr/local/bin/tool  libcurl.so.4\n"
-            "  fix: Install the providing package in the final stage: RUN apk add --no-cache <package> (find it\n"
-            "       with: apk search so:NAME). If the library comes from your build, COPY it from the build stage\n"
-            "       and link with -Wl,-rpath,'$ORIGIN/../lib'. Swift programs need the Swift runtime or swift\n"
-            "       build --static-swift-stdlib. For a Python package, install the library its wheel expects (apk\n"
-            "       add --no-cache <package>), or use its musllinux wheel, which bundles its libraries.\n"
+            "  fix: Install the package that provides the library in the final stage; find it with: apk search\n"
+            "       so:NAME or apt-file search NAME. If a library comes from your build, COPY it from the build\n"
+            "       stage and link with -Wl,-rpath,'$ORIGIN/../lib'.\n"
             "  more: imgaudit explain needed-lib-missing, https://man7.org/linux/man-pages/man8/ld.so.8.html\n"
             "\n"
             "warning runs-as-root: The image runs as root: its processes have uid 0.\n"
@@ -150,15 +152,11 @@ TEST(TextReport, WrapsWithAHangingIndentAtWidth60) {
             "    /usr/lib/libapp.so   libssl.so.3, libz.so.1\n"
             "  layer 3: COPY tool /usr/local/bin/\n"
             "    /usr/local/bin/tool  libcurl.so.4\n"
-            "  fix: Install the providing package in the final stage: RUN\n"
-            "       apk add --no-cache <package> (find it with: apk\n"
-            "       search so:NAME). If the library comes from your\n"
+            "  fix: Install the package that provides the library in the\n"
+            "       final stage; find it with: apk search so:NAME or\n"
+            "       apt-file search NAME. If a library comes from your\n"
             "       build, COPY it from the build stage and link with\n"
-            "       -Wl,-rpath,'$ORIGIN/../lib'. Swift programs need the\n"
-            "       Swift runtime or swift build --static-swift-stdlib.\n"
-            "       For a Python package, install the library its wheel\n"
-            "       expects (apk add --no-cache <package>), or use its\n"
-            "       musllinux wheel, which bundles its libraries.\n"
+            "       -Wl,-rpath,'$ORIGIN/../lib'.\n"
             "  more: imgaudit explain needed-lib-missing,\n"
             "        https://man7.org/linux/man-pages/man8/ld.so.8.html\n"
             "\n"
@@ -291,9 +289,10 @@ TEST(TextReport, APathWiderThanItsColumnPutsItsLibrariesOnTheNextLine) {
       << t;
 }
 
-TEST(TextReport, OnlyFindingsWhoseEveryPathHasTheCauseAreFolded) {
+TEST(TextReport, OnlyFindingsThatFollowFromAnotherAreFolded) {
   AuditReport r = small_report();
-  r.findings[2].paths.push_back("/usr/bin/other");  // /usr/bin/helper and a program without libc-mismatch
+  r.findings[2].caused_by.clear();  // /usr/bin/helper's libraries stand on their own
+  r.findings[2].paths.push_back("/usr/bin/other");
   r.findings[2].message = fill_template(Catalog::builtin().rule("needed-lib-missing").message,
                                         {{"count", "2"}, {"libs", "libstdc++.so.6"}, {"first_lib", "libstdc++.so.6"},
                                          {"python_note", ""}});

@@ -81,7 +81,12 @@ TEST(Catalog, FindingsFillInTheirSpecifics) {
   groups.add("interpreter-missing", 1, "/lib64/ld-linux-x86-64.so.2", "usr/bin/app",
              {{"interpreter", "/lib64/ld-linux-x86-64.so.2"}, {"binary_libc", "glibc"}}, {"musl"});
   groups.add("needed-lib-missing", 1, "libssl.so.3", "usr/bin/tls",
-             {{"libs", "libssl.so.3"}, {"first_lib", "libssl.so.3"}, {"python_note", ""}});
+             {{"libs", "libssl.so.3"},
+              {"first_lib", "libssl.so.3"},
+              {"python_note", ""},
+              {"packages", "libssl3"},
+              {"install", "RUN apk add --no-cache libssl3"}},
+             {"packages"});
   std::vector<Finding> out;
   groups.emit(out);
   ASSERT_EQ(out.size(), 2u);
@@ -93,9 +98,7 @@ TEST(Catalog, FindingsFillInTheirSpecifics) {
                                  0),
             0u)
       << out[0].advice;
-  EXPECT_EQ(out[1].advice.rfind("Install the providing package in the final stage: RUN apk add --no-cache <package> "
-                                 "(find it with: apk search so:libssl.so.3). If the library",
-                                 0),
+  EXPECT_EQ(out[1].advice.rfind("Install libssl3 in the final stage: RUN apk add --no-cache libssl3. If a library", 0),
             0u)
       << out[1].advice;
   for (auto& f : out) {

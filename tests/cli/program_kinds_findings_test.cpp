@@ -1,0 +1,59 @@
+// Findings that rest on what a file is: a program or a module, built for Linux or another system,
+// Swift with its runtime linked in.
+#include <gtest/gtest.h>
+
+#include "image_fixture.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+nlohmann::json audit(const TempDir& tmp, std::vector<TarEntrySpec> files) {
+  ImageSpec spec;
+  spec.layers.push_back(alpine_base());
+  spec.layers.push_back(layer(std::move(files), "COPY --from=build /out/ /app/"));
+  std::string dir = tmp / "img";
+  write_oci_layout(spec, dir);
+  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.json();
+}
+
+}  // namespace
+
+TEST(ProgramKindsFindings, PrebuildsForAnotherSystemGetOneInfoAndNoLinuxLinkageErrors) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  // A glibc program (its loader is not in this musl image) marked FreeBSD in its header, as an npm
+  // package's FreeBSD prebuild is.
+  std::string freebsd = compiled(tmp, "gcc", kHelloC);
+  freebsd[7] = 9;  // EI_OSABI: ELFOSABI_FREEBSD
+  std::string linux_glibc = compiled(tmp, "gcc", kHelloC);
+  auto j = audit(tmp, {file("app/prebuilds/freebsd-x64/addon.node", freebsd),
+                       file("app/prebuilds/linux-x64/addon.node", linux_glibc)});
+  auto other = findings(j, "other-os-binary");
+  ASSERT_EQ(other.size(), 1u) << j["findings"].dump(1);
+  EXPECT_EQ(other[0]["severity"], "info");
+  EXPECT_EQ(other[0]["paths"], nlohmann::json::array({"/app/prebuilds/freebsd-x64/addon.node"}));
+  EXPECT_NE(other[0]["message"].get<std::string>().find("built for freebsd"), std::string::npos) << other[0]["message"];
+  for (auto& f : errors(j))
+    EXPECT_EQ(f["paths"], nlohmann::json::array({"/app/prebuilds/linux-x64/addon.node"})) << f.dump();
+  EXPECT_FALSE(findings(j, "interpreter-missing").empty());  // the Linux one is still checked
+}
+
+TEST(ProgramKindsFindings, StaticSwiftServerOnMuslMallocGetsTheSwiftFix) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  // No Swift toolchain is packaged in Debian 12: a static musl C program with threads and a
+  // swift5_typeref section stands in for one built with the Static Linux SDK.
+  std::string source = std::string(kThreadsC) +
+                       "\n__attribute__((section(\"swift5_typeref\"), used)) static const char swift_metadata[] = \"Si\";\n";
+  auto j = audit(tmp, {file("app/server", compiled(tmp, "musl-gcc", source, "-static -pthread"))});
+  auto alloc = findings(j, "musl-allocator");
+  ASSERT_EQ(alloc.size(), 1u) << j["findings"].dump(1);
+  std::string advice = alloc[0]["advice"];
+  EXPECT_NE(advice.find("7,981 requests/s against 15,596"), std::string::npos) << advice;
+  EXPECT_NE(advice.find("mimalloc"), std::string::npos) << advice;
+  EXPECT_EQ((*binary(j, "/app/server"))["swift_static"], true);
+}

@@ -1,0 +1,59 @@
+// musl-resolver and musl-dns-no-tcp: programs that resolve host names on musl, with the musl that
+// answers them.
+#include <gtest/gtest.h>
+
+#include "image_fixture.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+const char* const kResolvesC =
+    "#include <netdb.h>\n#include <stddef.h>\n"
+    "int main(int argc, char** argv) { struct addrinfo* r = NULL;\n"
+    "  return argc > 1 ? getaddrinfo(argv[1], \"443\", NULL, &r) : 0; }\n";
+
+nlohmann::json audit(const TempDir& tmp, std::vector<LayerBlob> layers) {
+  ImageSpec spec;
+  for (auto& l : layers) spec.layers.push_back(std::move(l));
+  std::string dir = tmp / "img";
+  write_oci_layout(spec, dir);
+  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.json();
+}
+
+}  // namespace
+
+TEST(ResolverFindings, ProgramsThatResolveNamesOnAlpineGetTheResolverNote) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  auto j = audit(tmp, {alpine_base(), layer({file("app/client", compiled(tmp, "musl-gcc", kResolvesC)),
+                                             file("app/static-client", compiled(tmp, "musl-gcc", kResolvesC, "-static")),
+                                             file("app/hello", compiled(tmp, "musl-gcc", kHelloC))},
+                                            "COPY --from=build /out/ /app/")});
+  // The minirootfs's own busybox and apk resolve names too: only the findings of the layer added.
+  std::vector<nlohmann::json> info;
+  for (auto& f : findings(j, "musl-resolver"))
+    if (f["layer"]["index"] == 1) info.push_back(f);
+  ASSERT_EQ(info.size(), 2u) << j["findings"].dump(1);  // one per musl: the image's, and the one built in
+  std::vector<std::string> messages{info[0]["message"], info[1]["message"]};
+  std::sort(messages.begin(), messages.end());
+  EXPECT_NE(messages[0].find("(built in)"), std::string::npos) << messages[0];
+  EXPECT_NE(messages[1].find("(musl 1.2.5)"), std::string::npos) << messages[1];
+  std::vector<nlohmann::json> paths{info[0]["paths"], info[1]["paths"]};
+  std::sort(paths.begin(), paths.end());
+  EXPECT_EQ(paths[0], nlohmann::json::array({"/app/client"}));
+  EXPECT_EQ(paths[1], nlohmann::json::array({"/app/static-client"}));
+  EXPECT_EQ(info[0]["severity"], "info");
+  // Alpine 3.20's musl 1.2.5 retries truncated answers over TCP.
+  EXPECT_TRUE(findings(j, "musl-dns-no-tcp").empty()) << j["findings"].dump(1);
+}
+
+TEST(ResolverFindings, HelloResolvesNothing) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  auto j = audit(tmp, {alpine_base(), layer({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/")});
+  for (auto& f : findings(j, "musl-resolver")) EXPECT_NE(f["layer"]["index"], 1) << f.dump();
+}
