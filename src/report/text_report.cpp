@@ -146,7 +146,7 @@ std::vector<std::string> column_values(const Finding& f) {
 struct Block {
   std::string id;
   std::vector<const Finding*> findings;
-  std::vector<const Finding*> consequences;  // needed-lib-missing of the same programs, folded here
+  std::vector<const Finding*> consequences;  // findings caused by this rule's (Finding::caused_by), folded here
 };
 
 // The fix of a rule block, once: the findings' common advice; when their advices
@@ -283,7 +283,7 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
     }
   }
 
-  // needed-lib-missing of programs that cannot start anyway, for the reason above: counted, not repeated.
+  // Findings that follow from the above (a shimmed glibc program's missing glibc libraries): counted, not repeated.
   if (!b.consequences.empty()) {
     std::vector<std::string> libs;
     bool known = true;
@@ -326,18 +326,18 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   // Consequences (Finding::caused_by) go under their cause's block, when the report has that cause.
   std::set<std::string> ids;
   for (auto& f : r.findings) ids.insert(f.id);
-  std::vector<std::pair<const Finding*, std::string>> folded;  // and the rule it is folded under
+  std::vector<const Finding*> folded;
   Counts counts;
   for (auto& f : r.findings) {
     if (!f.caused_by.empty() && ids.count(f.caused_by)) {
-      folded.emplace_back(&f, f.caused_by);
+      folded.push_back(&f);
       ++counts.folded[static_cast<int>(f.severity)];
     } else {
       block_for(f.id).findings.push_back(&f);
       ++counts.shown[static_cast<int>(f.severity)];
     }
   }
-  for (auto& [f, cause] : folded) block_for(cause).consequences.push_back(f);
+  for (auto* f : folded) block_for(f->caused_by).consequences.push_back(f);
 
   if (!o.quiet && !r.findings.empty()) out << verdict(counts, r) << "\n\n";
   for (auto& b : blocks) write_block(p, b, o, st);

@@ -63,7 +63,7 @@ void check_environment(const ImageFacts& facts, FindingGroups& groups) {
       if (why_all.find(why) == std::string::npos) why_all += (why_all.empty() ? "" : ", ") + why;
     }
     for (auto& [b, why] : clients)
-      groups.add("ca-certificates-missing", facts.image.layers.empty() ? -1 : b->layer, "", b->path,
+      groups.add("ca-certificates-missing", finding_layer(facts, b->layer), "", b->path,
                  {{"tls_users", why_all}});
   }
 

@@ -30,7 +30,6 @@ std::vector<int> version_numbers(const std::string& s) {
   return out;
 }
 
-int layer_of(const ImageFacts& facts, const BinaryFacts& b) { return facts.image.layers.empty() ? -1 : b.layer; }
 
 // "numpy" for an extension module under a site-packages folder: the first
 // folder below it; "" elsewhere.
@@ -78,7 +77,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
 
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    const int layer = layer_of(facts, b);
+    const int layer = finding_layer(facts, b.layer);
     if (e.type == "rel" || e.type == "core") continue;
     if (e.os != "linux") {
       groups.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
@@ -115,16 +114,12 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
                  {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key});
     }
 
-    // Every missing library at once. The C library's own ones follow from the finding above: they are
-    // that finding's when the interpreter is missing, its consequence under a shim; the others
+    // Every missing library at once (the loader leaves the C library's own names out when the
+    // interpreter is missing). Under a shim those names follow from libc-mismatch; the others
     // (libstdc++.so.6, libicu*) stand on their own.
     std::vector<std::string> own, rest;
-    for (auto& lib : b.missing_needed) {
-      if (!(interpreter_missing || libc_mismatch) || !LoaderEmulator::is_libc_own_name(lib))
-        rest.push_back(lib);
-      else if (!interpreter_missing)
-        own.push_back(lib);
-    }
+    for (auto& lib : b.missing_needed)
+      (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
     add_missing(b, layer, own, "libc-mismatch");
     add_missing(b, layer, rest, "");
 

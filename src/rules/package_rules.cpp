@@ -49,7 +49,7 @@ void check_packages(const ImageFacts& facts, FindingGroups& groups) {
   for (auto& p : facts.distro.packages) {
     if (!is_build_tool(p.name)) continue;
     auto it = facts.package_layer.find(p.name);
-    int layer = facts.image.layers.empty() ? -1 : (it == facts.package_layer.end() ? 0 : it->second);
+    int layer = finding_layer(facts, it == facts.package_layer.end() ? 0 : it->second);
     auto& f = by_layer[layer];
     f.packages.push_back(&p);
     f.bytes += p.installed_size;

@@ -60,7 +60,7 @@ void check_runtime(const ImageFacts& facts, FindingGroups& groups) {
   const bool preloaded = preloads_allocator(facts.image);
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    const int layer = facts.image.layers.empty() ? -1 : b.layer;
+    const int layer = finding_layer(facts, b.layer);
 
     if (e.has_gnu_stack && (e.gnu_stack_flags & kPfX)) groups.add("exec-stack", layer, "", b.path, {});
 

@@ -65,7 +65,7 @@ void check_wheels(const ImageFacts& facts, FindingGroups& groups) {
     auto verdict = judge(d, target);
     if (!verdict.rule) continue;
     const Node* n = facts.view ? facts.view->find(d.path) : nullptr;
-    int layer = facts.image.layers.empty() || !n ? -1 : n->layer;
+    int layer = n ? finding_layer(facts, n->layer) : -1;
     std::string detail;
     for (auto& [k, v] : verdict.vars) detail += k + "=" + v + ";";
     auto& g = found[{verdict.rule, layer, detail}];

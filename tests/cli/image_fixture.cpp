@@ -57,6 +57,26 @@ TarEntrySpec dir(const std::string& path) {
 
 LayerBlob alpine_base() { return alpine_base(native_target().alpine_arch); }
 
+std::string write_oci(const TempDir& tmp, const ImageSpec& spec, const std::string& name) {
+  std::string dir = tmp / name;
+  write_oci_layout(spec, dir);
+  return "oci:" + dir;
+}
+
+nlohmann::json audit_json(const TempDir& tmp, const ImageSpec& spec, const std::string& name, const std::string& flags,
+                          int status) {
+  auto r = run_imgaudit("--format json " + flags + " " + write_oci(tmp, spec, name));
+  EXPECT_EQ(r.status, status) << r.err;
+  return r.json();
+}
+
+ImageSpec alpine_and(std::vector<TarEntrySpec> files, const std::string& created_by) {
+  ImageSpec spec = native_image();
+  spec.layers.push_back(alpine_base());
+  spec.layers.push_back(layer(std::move(files), created_by));
+  return spec;
+}
+
 ImageSpec native_image() {
   ImageSpec spec;
   spec.platform = native_target().platform();

@@ -43,6 +43,16 @@ ImageSpec native_image();
 std::string compiled(const TempDir& tmp, const std::string& compiler, const std::string& source,
                      const std::string& flags = "");
 
+// The image written as an OCI layout in tmp/NAME; returns "oci:<folder>", the reference to audit it by.
+std::string write_oci(const TempDir& tmp, const ImageSpec& spec, const std::string& name = "img");
+
+// The JSON report of the image written as tmp/NAME, audited with `flags`; expects exit status `status`.
+nlohmann::json audit_json(const TempDir& tmp, const ImageSpec& spec, const std::string& name = "img",
+                          const std::string& flags = "--fail-on never", int status = 0);
+
+// A native-platform image: the native Alpine minirootfs, then one layer holding `files`.
+ImageSpec alpine_and(std::vector<TarEntrySpec> files, const std::string& created_by = "COPY --from=build /out/ /app/");
+
 // All findings with this id in a JSON report.
 std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id);
 std::vector<nlohmann::json> errors(const nlohmann::json& report);  // findings of severity error

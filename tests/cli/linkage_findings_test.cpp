@@ -8,16 +8,6 @@
 using namespace imgaudit;
 using namespace imgaudit::test;
 
-namespace {
-
-std::string oci(const TempDir& tmp, const ImageSpec& spec, const std::string& name = "img") {
-  std::string dir = tmp / name;
-  write_oci_layout(spec, dir);
-  return "oci:" + dir;
-}
-
-}  // namespace
-
 TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
@@ -26,7 +16,7 @@ TEST(LinkageFindings, GlibcBinaryOnAlpineHasNoInterpreter) {
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))},
                               "COPY hello /usr/local/bin/hello # buildkit"));
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   ASSERT_EQ(r.status, 1) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["schema_version"], 1);
@@ -62,7 +52,7 @@ TEST(LinkageFindings, MuslBinaryOnAlpineIsClean) {
   ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("app/threads", compiled(tmp, "musl-gcc", kThreadsC, "-pthread"))}, "COPY threads /app/"));
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   auto j = r.json();
   auto* b = binary(j, "/app/threads");
@@ -87,7 +77,7 @@ TEST(LinkageFindings, MissingLibraryAndItsFixThroughOriginRunpath) {
   ImageSpec broken = native_image();
   broken.layers.push_back(alpine_base());
   broken.layers.push_back(layer({file("opt/app/bin/uses", uses)}, "COPY --from=build /out/uses /opt/app/bin/"));
-  auto r = run_imgaudit("--format json " + oci(tmp, broken, "broken"));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, broken, "broken"));
   ASSERT_EQ(r.status, 1) << r.err;
   auto j = r.json();
   auto missing = findings(j, "needed-lib-missing");
@@ -98,7 +88,7 @@ TEST(LinkageFindings, MissingLibraryAndItsFixThroughOriginRunpath) {
 
   ImageSpec fixed = broken;
   fixed.layers.push_back(layer({file("opt/app/lib/libfoo.so", read_file(lib))}, "COPY --from=build /out/libfoo.so /opt/app/lib/"));
-  r = run_imgaudit("--format json " + oci(tmp, fixed, "fixed"));
+  r = run_imgaudit("--format json " + write_oci(tmp, fixed, "fixed"));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(findings(r.json(), "needed-lib-missing").size(), 0u);
 }
@@ -114,7 +104,7 @@ TEST(LinkageFindings, CompatShimStillReportsLibcMismatch) {
   spec.layers.push_back(layer({symlink_entry(NativeTarget::relative(native.glibc_interpreter), native.musl_interpreter)},
                               "RUN apk add --no-cache libc6-compat"));
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY hello /usr/local/bin/"));
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   ASSERT_EQ(r.status, 1) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["libc"]["family"], "musl");
@@ -136,7 +126,7 @@ TEST(LinkageFindings, WhiteoutRemovesTheProblem) {
   spec.layers.push_back(alpine_base());
   spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))}, "COPY hello /usr/local/bin/"));
   spec.layers.push_back(layer({file("usr/local/bin/.wh.hello", "", 0644)}, "RUN rm /usr/local/bin/hello"));
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(binary(r.json(), "/usr/local/bin/hello"), nullptr);
 }
@@ -147,7 +137,7 @@ TEST(LinkageFindings, ForeignArchitectureIsOneFindingListingEveryFile) {
   ImageSpec spec;
   spec.platform = Platform{"linux", "arm64", "v8"};
   spec.layers.push_back(alpine_base("x86_64"));  // x86_64 files in an image that says arm64
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   ASSERT_EQ(r.status, 1) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["image"]["platform"]["architecture"], "arm64");
@@ -177,7 +167,7 @@ TEST(LinkageFindings, GlibcTooOldForTheBinary) {
                                file("etc/os-release", "ID=debian\nVERSION_ID=\"11\"\n", 0644)},
                               "ADD rootfs.tar.xz /"));
   spec.layers.push_back(layer({file("usr/local/bin/hello", hello)}, "COPY hello /usr/local/bin/"));
-  auto r = run_imgaudit("--format json " + oci(tmp, spec));
+  auto r = run_imgaudit("--format json " + write_oci(tmp, spec));
   ASSERT_EQ(r.status, 1) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["libc"]["family"], "glibc");

@@ -7,21 +7,6 @@
 using namespace imgaudit;
 using namespace imgaudit::test;
 
-namespace {
-
-nlohmann::json audit(const TempDir& tmp, std::vector<TarEntrySpec> files) {
-  ImageSpec spec;
-  spec.layers.push_back(alpine_base());
-  spec.layers.push_back(layer(std::move(files), "COPY --from=build /out/ /app/"));
-  std::string dir = tmp / "img";
-  write_oci_layout(spec, dir);
-  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return r.json();
-}
-
-}  // namespace
-
 TEST(ProgramKindsFindings, PrebuildsForAnotherSystemGetOneInfoAndNoLinuxLinkageErrors) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
@@ -30,8 +15,8 @@ TEST(ProgramKindsFindings, PrebuildsForAnotherSystemGetOneInfoAndNoLinuxLinkageE
   std::string freebsd = compiled(tmp, "gcc", kHelloC);
   freebsd[7] = 9;  // EI_OSABI: ELFOSABI_FREEBSD
   std::string linux_glibc = compiled(tmp, "gcc", kHelloC);
-  auto j = audit(tmp, {file("app/prebuilds/freebsd-x64/addon.node", freebsd),
-                       file("app/prebuilds/linux-x64/addon.node", linux_glibc)});
+  auto j = audit_json(tmp, alpine_and({file("app/prebuilds/freebsd-x64/addon.node", freebsd),
+                                       file("app/prebuilds/linux-x64/addon.node", linux_glibc)}));
   auto other = findings(j, "other-os-binary");
   ASSERT_EQ(other.size(), 1u) << j["findings"].dump(1);
   EXPECT_EQ(other[0]["severity"], "info");
@@ -49,7 +34,7 @@ TEST(ProgramKindsFindings, StaticSwiftServerOnMuslMallocGetsTheSwiftFix) {
   // swift5_typeref section stands in for one built with the Static Linux SDK.
   std::string source = std::string(kThreadsC) +
                        "\n__attribute__((section(\"swift5_typeref\"), used)) static const char swift_metadata[] = \"Si\";\n";
-  auto j = audit(tmp, {file("app/server", compiled(tmp, "musl-gcc", source, "-static -pthread"))});
+  auto j = audit_json(tmp, alpine_and({file("app/server", compiled(tmp, "musl-gcc", source, "-static -pthread"))}));
   auto alloc = findings(j, "musl-allocator");
   ASSERT_EQ(alloc.size(), 1u) << j["findings"].dump(1);
   std::string advice = alloc[0]["advice"];

@@ -14,25 +14,14 @@ const char* const kResolvesC =
     "int main(int argc, char** argv) { struct addrinfo* r = NULL;\n"
     "  return argc > 1 ? getaddrinfo(argv[1], \"443\", NULL, &r) : 0; }\n";
 
-nlohmann::json audit(const TempDir& tmp, std::vector<LayerBlob> layers) {
-  ImageSpec spec;
-  for (auto& l : layers) spec.layers.push_back(std::move(l));
-  std::string dir = tmp / "img";
-  write_oci_layout(spec, dir);
-  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return r.json();
-}
-
 }  // namespace
 
 TEST(ResolverFindings, ProgramsThatResolveNamesOnAlpineGetTheResolverNote) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  auto j = audit(tmp, {alpine_base(), layer({file("app/client", compiled(tmp, "musl-gcc", kResolvesC)),
-                                             file("app/static-client", compiled(tmp, "musl-gcc", kResolvesC, "-static")),
-                                             file("app/hello", compiled(tmp, "musl-gcc", kHelloC))},
-                                            "COPY --from=build /out/ /app/")});
+  auto j = audit_json(tmp, alpine_and({file("app/client", compiled(tmp, "musl-gcc", kResolvesC)),
+                                       file("app/static-client", compiled(tmp, "musl-gcc", kResolvesC, "-static")),
+                                       file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}));
   // The minirootfs's own busybox and apk resolve names too: only the findings of the layer added.
   std::vector<nlohmann::json> info;
   for (auto& f : findings(j, "musl-resolver"))
@@ -54,6 +43,6 @@ TEST(ResolverFindings, ProgramsThatResolveNamesOnAlpineGetTheResolverNote) {
 TEST(ResolverFindings, HelloResolvesNothing) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  auto j = audit(tmp, {alpine_base(), layer({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/")});
+  auto j = audit_json(tmp, alpine_and({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/"));
   for (auto& f : findings(j, "musl-resolver")) EXPECT_NE(f["layer"]["index"], 1) << f.dump();
 }

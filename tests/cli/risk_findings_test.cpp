@@ -13,14 +13,6 @@ using namespace imgaudit::test;
 
 namespace {
 
-nlohmann::json audit(const TempDir& tmp, const ImageSpec& spec, const std::string& name) {
-  std::string dir = tmp / name;
-  write_oci_layout(spec, dir);
-  auto r = run_imgaudit("--format json --fail-on never oci:" + dir);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return r.json();
-}
-
 ImageSpec alpine_with(std::vector<LayerBlob> layers, std::vector<std::string> env = {}) {
   ImageSpec spec = native_image();
   spec.layers.push_back(alpine_base());
@@ -54,7 +46,7 @@ TEST(RiskFindings, MuslThreadStackPremiseAndRule) {
   EXPECT_EQ(run(tmp / "big", &out), 0);
   EXPECT_NE(out.find("ok"), std::string::npos);
 
-  auto j = audit(tmp,
+  auto j = audit_json(tmp,
                  alpine_with({layer({file("usr/local/bin/small", read_file(tmp / "small")),
                                      file("usr/local/bin/big", read_file(tmp / "big"))},
                                     "COPY --from=build /out/ /usr/local/bin/")}),
@@ -75,7 +67,7 @@ TEST(RiskFindings, MuslAllocatorFiresForThreadedProgramsOnly) {
   std::string stat = compiled(tmp, "musl-gcc", kThreadsC, "-static -pthread");
   std::string single = compiled(tmp, "musl-gcc", kHelloC);
   std::string glibc_threads = compiled(tmp, "gcc", kThreadsC, "-static -pthread");
-  auto j = audit(tmp,
+  auto j = audit_json(tmp,
                  alpine_with({layer({file("app/dyn", dyn), file("app/static", stat), file("app/single", single),
                                      file("app/glibc-static", glibc_threads)},
                                     "COPY app /app/")}),
@@ -94,7 +86,7 @@ TEST(RiskFindings, MuslAllocatorFiresForThreadedProgramsOnly) {
   EXPECT_EQ(paths, (std::set<std::string>{"/app/dyn", "/app/static"}));
 
   // Preloading mimalloc silences the dynamic program, not the static one.
-  auto pre = audit(tmp,
+  auto pre = audit_json(tmp,
                    alpine_with({layer({file("app/dyn", dyn), file("app/static", stat)}, "COPY app /app/")},
                                {"LD_PRELOAD=/usr/lib/libmimalloc.so.2"}),
                    "preload");
@@ -107,7 +99,7 @@ TEST(RiskFindings, MuslAllocatorFiresForThreadedProgramsOnly) {
   ASSERT_TRUE(compile_c("musl-gcc", "void* mi_malloc(unsigned long n) { return 0; }\n", lib,
                         "-shared -fPIC -Wl,-soname,libmimalloc.so.2"));
   std::string linked = compiled(tmp, "musl-gcc", kThreadsC, "-pthread -L" + tmp.path() + " -l:libmimalloc.so.2 -Wl,--no-as-needed");
-  auto with = audit(tmp,
+  auto with = audit_json(tmp,
                     alpine_with({layer({file("app/linked", linked), file("usr/lib/libmimalloc.so.2", read_file(lib))},
                                        "COPY app /app/")}),
                     "linked");
@@ -118,13 +110,13 @@ TEST(RiskFindings, TzdataAndTzEnv) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
   auto app = layer({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/");
-  auto j = audit(tmp, alpine_with({app}), "plain");
+  auto j = audit_json(tmp, alpine_with({app}), "plain");
   EXPECT_EQ(j["tz"]["has_zoneinfo"], false);
   EXPECT_EQ(findings(j, "tzdata-missing").size(), 1u);
   EXPECT_NE(findings(j, "tzdata-missing")[0]["advice"].get<std::string>().find("apk add --no-cache tzdata"),
             std::string::npos);
 
-  auto with_tz = audit(tmp, alpine_with({app}, {"TZ=Asia/Ho_Chi_Minh"}), "tz");
+  auto with_tz = audit_json(tmp, alpine_with({app}, {"TZ=Asia/Ho_Chi_Minh"}), "tz");
   auto err = findings(with_tz, "tz-env-without-tzdata");
   ASSERT_EQ(err.size(), 1u);
   EXPECT_EQ(err[0]["severity"], "error");
@@ -133,7 +125,7 @@ TEST(RiskFindings, TzdataAndTzEnv) {
 
   std::string zone = read_file("/usr/share/zoneinfo/Asia/Ho_Chi_Minh");
   if (zone.empty()) zone = "TZif2" + std::string(100, '\0');
-  auto fixed = audit(tmp,
+  auto fixed = audit_json(tmp,
                      alpine_with({app, layer({file("usr/share/zoneinfo/Asia/Ho_Chi_Minh", zone, 0644),
                                               file("usr/share/zoneinfo/UTC", zone, 0644)},
                                              "RUN apk add --no-cache tzdata")},
@@ -158,7 +150,7 @@ TEST(RiskFindings, RootExecStackAndCaBundle) {
                                        file("app/execstack", execstack)},
                                       "COPY app /app/")});
   spec.user = "";
-  auto j = audit(tmp, spec, "root");
+  auto j = audit_json(tmp, spec, "root");
   auto root = findings(j, "runs-as-root");
   ASSERT_EQ(root.size(), 1u);
   EXPECT_EQ(root[0]["layer"], nullptr);
@@ -171,7 +163,7 @@ TEST(RiskFindings, RootExecStackAndCaBundle) {
   spec.user = "1000:1000";
   spec.layers.push_back(layer({file("etc/ssl/certs/.wh.ca-certificates.crt", "", 0644), file("etc/ssl/.wh.cert.pem", "", 0644)},
                               "RUN rm -rf /etc/ssl/certs/ca-certificates.crt /etc/ssl/cert.pem"));
-  auto bare = audit(tmp, spec, "nocerts");
+  auto bare = audit_json(tmp, spec, "nocerts");
   EXPECT_EQ(findings(bare, "runs-as-root").size(), 0u);
   // One finding a layer: Alpine's own ssl_client in the base, the client in layer 1.
   auto ca = findings(bare, "ca-certificates-missing");
@@ -194,7 +186,7 @@ TEST(RiskFindings, BuildToolsNameTheLayerThatAddedThem) {
   std::string added = db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:" + arch + "\nS:28000000\nI:90000000\nT:The GNU Compiler Collection\n\n" +
                       "C:Q1bbbb=\nP:build-base\nV:0.5-r3\nA:" + arch + "\nS:1000\nI:4096\nT:Meta package for build base\n\n" +
                       "C:Q1cccc=\nP:musl-dev\nV:1.2.5-r0\nA:" + arch + "\nS:400000\nI:2000000\nT:musl headers\n\n";
-  auto j = audit(tmp, alpine_with({layer({file("lib/apk/db/installed", added, 0644)}, "RUN apk add build-base")}), "img");
+  auto j = audit_json(tmp, alpine_with({layer({file("lib/apk/db/installed", added, 0644)}, "RUN apk add build-base")}), "img");
   auto tools = findings(j, "build-tools-in-image");
   ASSERT_EQ(tools.size(), 1u) << j["findings"].dump(1);
   EXPECT_EQ(tools[0]["layer"]["index"], 1);
@@ -231,7 +223,7 @@ TEST(RiskFindings, WheelsAgainstAlpine) {
     auto e = dist(name, tag);
     entries.insert(entries.end(), e.begin(), e.end());
   }
-  auto j = audit(tmp, alpine_with({layer(entries, "RUN pip install -r requirements.txt")}), "img");
+  auto j = audit_json(tmp, alpine_with({layer(entries, "RUN pip install -r requirements.txt")}), "img");
   auto one = [&](const std::string& id, const std::string& pkg) {
     auto f = findings(j, id);
     ASSERT_EQ(f.size(), 1u) << id << ": " << j["findings"].dump(1);
@@ -296,7 +288,7 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   ASSERT_FALSE(plain.empty());
 
   // On Alpine: goroutines on Go's own allocator and growable stacks: no musl rule.
-  auto j = audit(tmp, alpine_with({layer({file("app/server", plain)}, "COPY server /app/")}), "alpine-go");
+  auto j = audit_json(tmp, alpine_with({layer({file("app/server", plain)}, "COPY server /app/")}), "alpine-go");
   auto* b = binary(j, "/app/server");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ((*b)["libc"], "none");
@@ -308,10 +300,10 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   ImageSpec scratch = native_image();
   scratch.user = "65532";
   scratch.layers.push_back(layer({file("server", embedded)}, "COPY server /server # buildkit"));
-  auto with = audit(tmp, scratch, "scratch-embedded");
+  auto with = audit_json(tmp, scratch, "scratch-embedded");
   EXPECT_EQ(findings(with, "tzdata-missing").size(), 0u) << with["findings"].dump(1);
   scratch.layers[0] = layer({file("server", plain)}, "COPY server /server # buildkit");
-  auto without = audit(tmp, scratch, "scratch-plain");
+  auto without = audit_json(tmp, scratch, "scratch-plain");
   EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
   EXPECT_EQ(without["libc"]["family"], "none");
   EXPECT_EQ(findings(without, "ca-certificates-missing").size(), 0u) << "no TLS in this program";
@@ -320,7 +312,7 @@ TEST(RiskFindings, GoWithoutCgoIsExemptAndCarriesItsZones) {
   std::string client = go_program(tmp, "client", true, true);
   ASSERT_FALSE(client.empty());
   scratch.layers[0] = layer({file("client", client)}, "COPY client /client # buildkit");
-  auto tls = audit(tmp, scratch, "scratch-tls");
+  auto tls = audit_json(tmp, scratch, "scratch-tls");
   auto ca = findings(tls, "ca-certificates-missing");
   ASSERT_EQ(ca.size(), 1u) << tls["findings"].dump(1);
   EXPECT_NE(ca[0]["message"].get<std::string>().find("Go crypto/tls"), std::string::npos) << ca[0]["message"];
@@ -339,7 +331,7 @@ TEST(RiskFindings, JvmLauncherKeepsTheAllocatorWarningButNotTheStackOne) {
                               "#include <pthread.h>\nint JLI_Launch(void);\nstatic void* vm(void* a) { return a; }\n"
                               "int main(void) { pthread_t t; pthread_create(&t, 0, vm, 0); pthread_join(t, 0); return JLI_Launch(); }\n",
                               "-pthread -L" + tmp.path() + " -ljli -Wl,-rpath,'$ORIGIN/../lib'");
-  auto j = audit(tmp,
+  auto j = audit_json(tmp,
                  alpine_with({layer({file("opt/jdk/bin/java", java), file("opt/jdk/lib/libjli.so", read_file(jli))},
                                     "COPY --from=jdk /opt/jdk /opt/jdk")}),
                  "jvm");
@@ -360,7 +352,7 @@ TEST(RiskFindings, ExtensionModuleMissingALibraryIsNamedAsItsPythonPackage) {
                         "-shared -fPIC -L" + tmp.path() + " -l:libgfortran.so.5"));
   std::string site = "usr/local/lib/python3.12/site-packages/";
   const std::string arch = wheel_arch_for_platform(native_target().oci_arch, "");
-  auto j = audit(tmp,
+  auto j = audit_json(tmp,
                  alpine_with({layer({file(site + "fastla/_linalg.cpython-312-" + arch + "-linux-musl.so", read_file(ext)),
                                      file(site + "fastla-1.0.dist-info/METADATA", "Name: fastla\nVersion: 1.0\n", 0644),
                                      file(site + "fastla-1.0.dist-info/WHEEL", "Tag: cp312-cp312-musllinux_1_2_" + arch + "\n", 0644)},
@@ -384,13 +376,13 @@ TEST(RiskFindings, PythonWithTheTzdataPackageNeedsNoZoneinfo) {
   ImageSpec spec = native_image();
   spec.user = "65532";
   spec.layers = {base};
-  auto without = audit(tmp, spec, "without");
+  auto without = audit_json(tmp, spec, "without");
   ASSERT_EQ(without["python"]["interpreters"].size(), 1u) << without["python"].dump();
   EXPECT_EQ(findings(without, "tzdata-missing").size(), 1u) << without["findings"].dump(1);
 
   spec.layers.push_back(layer({file(site + "tzdata-2024.1.dist-info/METADATA", "Name: tzdata\nVersion: 2024.1\n", 0644),
                                file(site + "tzdata-2024.1.dist-info/WHEEL", "Tag: py2-none-any\nTag: py3-none-any\n", 0644)},
                               "RUN pip install tzdata"));
-  auto with = audit(tmp, spec, "with");
+  auto with = audit_json(tmp, spec, "with");
   EXPECT_EQ(findings(with, "tzdata-missing").size(), 0u) << with["findings"].dump(1);
 }

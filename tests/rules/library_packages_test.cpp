@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "rules/library_packages.h"
+#include "util/strings.h"
 #include "test_support.h"
 
 using namespace imgaudit;
@@ -39,11 +40,8 @@ std::set<std::string> dpkg_owners(const std::string& pattern) {
 }
 
 bool is_other_architecture_build(const std::string& package) {
-  auto ends_with = [&](const std::string& tail) {
-    return package.size() > tail.size() && package.compare(package.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  return package.rfind("lib32", 0) == 0 || package.rfind("lib64", 0) == 0 || package.rfind("libx32", 0) == 0 ||
-         ends_with("-cross");
+  return starts_with(package, "lib32") || starts_with(package, "lib64") || starts_with(package, "libx32") ||
+         ends_with(package, "-cross");
 }
 
 }  // namespace
@@ -75,11 +73,11 @@ TEST(LibraryPackages, AlpineRowsAgreeWithTheMinirootfsProvides) {
   std::string package;
   std::istringstream lines(db);
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("P:", 0) == 0) package = line.substr(2);
-    if (line.rfind("p:", 0) != 0) continue;
+    if (starts_with(line, "P:")) package = line.substr(2);
+    if (!starts_with(line, "p:")) continue;
     std::istringstream provides(line.substr(2));
     for (std::string p; provides >> p;) {
-      if (p.rfind("so:", 0) != 0) continue;
+      if (!starts_with(p, "so:")) continue;
       std::string soname = p.substr(3, p.find('=') - 3);
       std::string listed = package_for_library("alpine", soname);
       if (listed.empty()) continue;
