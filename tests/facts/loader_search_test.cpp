@@ -25,6 +25,7 @@ namespace {
 
 using test::NativeTarget;
 using test::ViewBuilder;
+using test::run_loader;
 using Names = std::vector<std::string>;
 using Cache = LoaderFacts::Cache;
 
@@ -135,20 +136,6 @@ class LoaderSearch : public ::testing::Test {
     b.elf(image_path(native().musl_interpreter), musl);
   }
 
-  BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const Names& env = {},
-                         LibcKind image_libc = LibcKind::Glibc, LoaderFacts* facts = nullptr) {
-    ImageInfo info;
-    info.env = env;
-    LoaderEmulator loader(b.view, info, image_libc);
-    BinaryFacts bf;
-    bf.path = path;
-    const Node* n = b.view.find(path);
-    EXPECT_TRUE(n && n->elf) << path;
-    bf.elf = n ? n->elf : nullptr;
-    if (bf.elf) loader.resolve(bf);
-    if (facts) *facts = loader.facts();
-    return bf;
-  }
 
   std::deque<std::string> blobs_;
 };

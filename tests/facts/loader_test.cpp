@@ -14,6 +14,7 @@ namespace imgaudit {
 namespace {
 
 using test::ViewBuilder;
+using test::run_loader;
 
 const char* const kLibBarC = "int foo(void);\nint bar(void) { return foo() + 1; }\n";
 const char* const kUsesBarC = "int bar(void);\nint main(void) { return bar(); }\n";
@@ -86,19 +87,6 @@ class FactsLoader : public ::testing::Test {
   static std::string musl_loader() { return test::NativeTarget::relative(native().musl_interpreter); }
   static std::string musl_path_file() { return "etc/ld-musl-" + native().musl_arch + ".path"; }
 
-  BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env = {},
-                         LibcKind image_libc = LibcKind::Glibc) {
-    ImageInfo info;
-    info.env = env;
-    LoaderEmulator loader(b.view, info, image_libc);
-    BinaryFacts bf;
-    bf.path = path;
-    const Node* n = b.view.find(path);
-    EXPECT_TRUE(n && n->elf) << path;
-    bf.elf = n ? n->elf : nullptr;
-    if (bf.elf) loader.resolve(bf);
-    return bf;
-  }
 
   static std::unique_ptr<test::TempDir> dir_;
   static std::set<std::string> built_;

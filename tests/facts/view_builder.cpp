@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "facts/loader.h"
 #include "test_support.h"
 #include "util/sha256.h"
 
@@ -85,6 +86,21 @@ std::optional<LayerFacts> read_minirootfs(const std::string& arch, std::string* 
   Descriptor d{"application/vnd.oci.image.layer.v1.tar+gzip", Sha256::of(bytes), static_cast<int64_t>(bytes.size())};
   StringStream stream(bytes);
   return read_layer(stream, d, "");
+}
+
+BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env,
+                       LibcKind image_libc, LoaderFacts* facts) {
+  ImageInfo info;
+  info.env = env;
+  LoaderEmulator loader(b.view, info, image_libc);
+  BinaryFacts bf;
+  bf.path = path;
+  const Node* n = b.view.find(path);
+  EXPECT_TRUE(n && n->elf) << path;
+  bf.elf = n ? n->elf : nullptr;
+  if (bf.elf) loader.resolve(bf);
+  if (facts) *facts = loader.facts();
+  return bf;
 }
 
 }  // namespace imgaudit::test

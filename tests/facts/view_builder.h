@@ -30,6 +30,11 @@ class ViewBuilder {
   std::deque<std::string> texts_;
 };
 
+// `path` of the view resolved by the image's own loader (LoaderEmulator), the image's Env in `env`
+// (LD_LIBRARY_PATH); the loader's image-wide facts in *facts when given.
+BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env = {},
+                       LibcKind image_libc = LibcKind::Glibc, LoaderFacts* facts = nullptr);
+
 // The real Alpine minirootfs of `arch` read as one layer; nullopt (with the
 // reason in *why) when the tarball is absent.
 std::optional<LayerFacts> read_minirootfs(const std::string& arch, std::string* why);
