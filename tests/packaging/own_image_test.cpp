@@ -31,6 +31,15 @@ std::string debian_mirror() {
 
 std::string tail(const std::string& s, size_t n = 4000) { return s.size() > n ? s.substr(s.size() - n) : s; }
 
+// debootstrap's own words when the mirror cannot be reached or does not serve bookworm; any other
+// failure (a chroot step, a package script) is a failure of the test.
+bool debootstrap_could_not_download(const std::string& log) {
+  for (const char* marker : {"Failed getting release file", "Couldn't download", "Failed to download",
+                             "Failure while downloading", "Temporary failure resolving", "Could not resolve"})
+    if (log.find(marker) != std::string::npos) return true;
+  return false;
+}
+
 // One engine, one debootstrap root and one build for all the tests of this program (run as one process:
 // each step takes minutes).
 struct OwnImage {
@@ -50,8 +59,7 @@ OwnImage& built() {
     if (!o->engine) return o;
     std::string root = o->work / "root", log;
     if (run("debootstrap --variant=minbase bookworm '" + root + "' '" + debian_mirror() + "' 2>&1", &log) != 0) {
-      if (log.find("Failed getting release file") != std::string::npos ||
-          log.find("Failure trying to run") == std::string::npos)
+      if (debootstrap_could_not_download(log))
         o->skip = "debootstrap could not fetch Debian 12 from " + debian_mirror() +
                   " (set IMGAUDIT_TEST_DEBIAN_MIRROR): " + tail(log, 600);
       else
