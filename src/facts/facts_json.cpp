@@ -65,6 +65,8 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
   const ElfFacts& e = b.elf ? *b.elf : kNone;
   nlohmann::json resolved = nlohmann::json::object();
   for (auto& [name, path] : b.resolved) resolved[name] = display_path(path);
+  nlohmann::json loads = nlohmann::json::array();
+  for (auto& [name, path] : b.loads) loads.push_back({{"name", name}, {"path", display_path(path)}});
   j = {{"path", display_path(b.path)},
        {"layer", b.layer},
        {"size", b.size},
@@ -76,6 +78,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"interpreter_resolved", b.interpreter_resolved.empty() ? "" : display_path(b.interpreter_resolved)},
        {"needed", e.needed},
        {"resolved", resolved},
+       {"loads", loads},
        {"missing_needed", b.missing_needed},
        {"exec_mode", {{"kind", to_string(b.exec_mode.kind)}, {"reason", b.exec_mode.reason}}},
        {"rpath", e.rpath},

@@ -80,6 +80,9 @@ struct BinaryFacts {
   std::string interpreter_resolved;     // real path after symlinks
   LibcKind interpreter_libc = LibcKind::Unknown;  // what the interpreter really is (musl behind a glibc name = shim)
   std::map<std::string, std::string> resolved;    // NEEDED name -> real path in the image
+  // Every library it loads at start-up, transitively, in load order: name (NEEDED or soname) -> real path.
+  // Neither the interpreter nor the names musl's loader answers itself.
+  std::vector<std::pair<std::string, std::string>> loads;
   // NEEDED names that do not resolve (transitively from this file). When the interpreter is missing:
   // those the image's own loader would miss, without libc's own names (LoaderEmulator::is_libc_own_name).
   std::vector<std::string> missing_needed;

@@ -528,6 +528,7 @@ void LoaderEmulator::resolve(BinaryFacts& b) {
   b.resolved.clear();
   b.missing_needed.clear();
   b.library_notes.clear();
+  b.loads.clear();
 
   const Node* interp = nullptr;
   if (!elf.interpreter.empty()) {
@@ -545,6 +546,7 @@ void LoaderEmulator::resolve(BinaryFacts& b) {
   const bool interpreter_missing = !elf.interpreter.empty() && !b.interpreter_present;
   Session s = make_session(b, interp, flavor_of(b, interpreter_missing));
   Closure c = load_closure(s, make_object(s.flavor, b.path, b.path, b.elf, {}, s.target), 0, &b.resolved);
+  b.loads = std::move(c.provided);
   for (auto& name : c.missing)
     if (!interpreter_missing || !is_libc_own_name(name)) b.missing_needed.push_back(name);
   for (auto& [name, note] : c.notes) {

@@ -166,6 +166,20 @@ TEST_F(FactsLoader, MissingLibraryOfALibraryCountsForTheExecutable) {
   EXPECT_EQ(run_loader(b, "usr/lib/libbar.so").missing_needed, Names{"libfoo.so"});
 }
 
+TEST_F(FactsLoader, LoadsListsTheWholeClosureInLoadOrder) {
+  ViewBuilder b;
+  glibc_base(b);
+  b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));
+  b.elf_file("usr/lib/libbar.so", at("libbar.so"));
+  b.elf_file("usr/bin/bar", at("bar"));
+  BinaryFacts bf = run_loader(b, "usr/bin/bar");
+  std::vector<std::string> libs;
+  for (auto& [name, real] : bf.loads) libs.push_back(name + "=" + real);
+  // Breadth first as ld.so maps them: bar's NEEDED (libbar, libc), then libbar's (libfoo); not the loader.
+  const std::string libc = base_name(native().glibc_libc_path) + "=" + native().glibc_libc_path;
+  EXPECT_EQ(libs, (Names{"libbar.so=usr/lib/libbar.so", libc, "libfoo.so=usr/lib/libfoo.so"}));
+}
+
 TEST_F(FactsLoader, OriginIsTheObjectsOwnFolder) {
   ViewBuilder b;
   glibc_base(b);
