@@ -31,6 +31,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
     facts.binaries.push_back(std::move(b));
   }
   facts.loader = loader.facts();
+  apply_load_context(facts.binaries);
 
   facts.tz = detect_tz(view, facts.image);
   facts.python = detect_python(view, facts.binaries);

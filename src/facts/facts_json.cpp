@@ -63,8 +63,13 @@ void to_json(nlohmann::json& j, const LibcInfo& l) {
 void to_json(nlohmann::json& j, const BinaryFacts& b) {
   static const ElfFacts kNone;
   const ElfFacts& e = b.elf ? *b.elf : kNone;
-  nlohmann::json resolved = nlohmann::json::object();
-  for (auto& [name, path] : b.resolved) resolved[name] = display_path(path);
+  auto paths_by_name = [](const std::map<std::string, std::string>& m) {
+    nlohmann::json j = nlohmann::json::object();
+    for (auto& [name, path] : m) j[name] = display_path(path);
+    return j;
+  };
+  nlohmann::json loaded_by = nlohmann::json::array();
+  for (auto& path : b.loaded_by) loaded_by.push_back(display_path(path));
   nlohmann::json loads = nlohmann::json::array();
   for (auto& [name, path] : b.loads) loads.push_back({{"name", name}, {"path", display_path(path)}});
   j = {{"path", display_path(b.path)},
@@ -77,9 +82,12 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"interpreter_present", b.interpreter_present},
        {"interpreter_resolved", b.interpreter_resolved.empty() ? "" : display_path(b.interpreter_resolved)},
        {"needed", e.needed},
-       {"resolved", resolved},
+       {"resolved", paths_by_name(b.resolved)},
        {"loads", loads},
        {"missing_needed", b.missing_needed},
+       {"loaded_by", loaded_by},
+       {"supplied_by_program", paths_by_name(b.supplied_by_program)},
+       {"needed_elsewhere", paths_by_name(b.needed_elsewhere)},
        {"exec_mode", {{"kind", to_string(b.exec_mode.kind)}, {"reason", b.exec_mode.reason}}},
        {"rpath", e.rpath},
        {"runpath", e.runpath},

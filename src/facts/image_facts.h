@@ -85,7 +85,16 @@ struct BinaryFacts {
   std::vector<std::pair<std::string, std::string>> loads;
   // NEEDED names that do not resolve (transitively from this file). When the interpreter is missing:
   // those the image's own loader would miss, without libc's own names (LoaderEmulator::is_libc_own_name).
+  // For a library, only those missing in the context that loads it (apply_load_context).
   std::vector<std::string> missing_needed;
+  // For a library: the programs of the image that load it at start-up and can start.
+  std::vector<std::string> loaded_by;
+  // NEEDED names a library's own search misses that the programs loading it supply (already loaded,
+  // or found through their own search path): name -> one such program.
+  std::map<std::string, std::string> supplied_by_program;
+  // NEEDED names a library no program loads at start-up misses, which the image holds elsewhere: it
+  // loads if what opens it (dlopen) has loaded them first. name -> a file of that name.
+  std::map<std::string, std::string> needed_elsewhere;
   std::map<std::string, LibraryNote> library_notes;  // NEEDED name (transitively) -> note, where there is one
   ExecMode exec_mode;                             // how a kernel of the image's platform runs it
 };
@@ -166,6 +175,11 @@ LibcInfo detect_libc(const FsView& view, const Distro& distro);
 TzFacts detect_tz(const FsView& view, const ImageInfo& image);
 // `binaries` as collect_facts() makes them: the interpreters' libc comes from them.
 PythonFacts detect_python(const FsView& view, const std::vector<BinaryFacts>& binaries);
+
+// Judges the libraries' missing names in the context of the programs that load them: moves those the
+// loading programs supply to supplied_by_program, and, for libraries no program loads at start-up,
+// those the image holds elsewhere to needed_elsewhere. `binaries` are resolved (LoaderEmulator).
+void apply_load_context(std::vector<BinaryFacts>& binaries);
 
 // The libc a binary really runs with: its interpreter's when known, else what it was built for.
 LibcKind effective_libc(const BinaryFacts& b);

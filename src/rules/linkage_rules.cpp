@@ -1,8 +1,9 @@
-// The core's linkage rules: interpreter-missing, needed-lib-missing,
+// The core's linkage rules: interpreter-missing, needed-lib-missing, needed-lib-unchecked,
 // libc-mismatch, glibc-too-old, arch-mismatch.
 #include "rules/linkage_rules.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -10,6 +11,7 @@
 #include "facts/loader.h"
 #include "rules/library_packages.h"
 #include "rules/program_kind.h"
+#include "util/paths.h"
 #include "util/strings.h"
 
 namespace imgaudit {
@@ -45,6 +47,12 @@ std::string python_package_of(const ImageFacts& facts, const std::string& path) 
   return "";
 }
 
+// The RUNPATH entry that takes the library at `lib` to the folder of `dependency`: "$ORIGIN/server".
+std::string relative_origin(const std::string& lib, const std::string& dependency) {
+  auto rel = std::filesystem::path(parent_dir(dependency)).lexically_relative(parent_dir(lib)).string();
+  return rel == "." || rel.empty() ? "$ORIGIN" : "$ORIGIN/" + rel;
+}
+
 // Which advice of needed-lib-missing fits what the package table knows of the libraries.
 std::string missing_lib_advice(const LibraryPackages& p) {
   if (!p.runtime.empty()) return "runtime-" + p.runtime;
@@ -73,6 +81,19 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     m.libs = libs;
     m.paths.push_back(b.path);
     if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
+  };
+
+  // Libraries no program loads at start-up, whose missing names the image holds elsewhere.
+  auto add_unchecked = [&](const BinaryFacts& b, int layer) {
+    std::vector<std::string> libs, found;
+    for (auto& [name, path] : b.needed_elsewhere) {
+      libs.push_back(name);
+      found.push_back(display_path(path));
+    }
+    std::string rpath = relative_origin(b.path, b.needed_elsewhere.begin()->second);
+    groups.add("needed-lib-unchecked", layer, join(libs, ",") + "|" + rpath + "|" + parent_dir(b.path), b.path,
+               {{"libs", join(libs, ", ")}, {"found", join(found, ", ")}, {"rpath", rpath},
+                {"dir", display_path(parent_dir(b.path))}});
   };
 
   for (const auto& b : facts.binaries) {
@@ -122,6 +143,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
       (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
     add_missing(b, layer, own, "libc-mismatch");
     add_missing(b, layer, rest, "");
+    if (!b.needed_elsewhere.empty()) add_unchecked(b, layer);
 
     // glibc's own objects require each other's versions: they ship together.
     if (image_libc == LibcKind::Glibc && !is_libc_itself(e) && !facts.libc.version.empty() && !e.glibc_required.empty() &&

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "facts/loader.h"
+#include "native_target.h"
 #include "test_support.h"
 #include "util/sha256.h"
 
@@ -74,6 +75,13 @@ void ViewBuilder::dir(const std::string& path, int layer) {
   n.mode = 0755;
   n.layer = layer;
   view.put(path, n);
+}
+
+void add_native_glibc(ViewBuilder& b) {
+  const NativeTarget& native = native_target();
+  b.elf_file(native.glibc_loader_path, native.glibc_loader_file);
+  b.symlink(NativeTarget::relative(native.glibc_interpreter), "/" + native.glibc_loader_path);
+  b.elf_file(native.glibc_libc_path, native.glibc_libc_file);
 }
 
 std::optional<LayerFacts> read_minirootfs(const std::string& arch, std::string* why) {

@@ -30,6 +30,9 @@ class ViewBuilder {
   std::deque<std::string> texts_;
 };
 
+// A glibc image's loader, its interpreter link and libc, from this machine's toolchain (native_target).
+void add_native_glibc(ViewBuilder& b);
+
 // `path` of the view resolved by the image's own loader (LoaderEmulator), the image's Env in `env`
 // (LD_LIBRARY_PATH); the loader's image-wide facts in *facts when given.
 BinaryFacts run_loader(const ViewBuilder& b, const std::string& path, const std::vector<std::string>& env = {},
