@@ -188,6 +188,30 @@ std::string glibc_release_in(std::string_view bytes) {
   return version_numbers(version) ? std::string(version) : "";
 }
 
+// musl's loader keeps its VERSION ("1.2.5", "1.2.4-git") as a string of its own, which ldso prints
+// for --version; it records no other string of that shape. "" unless exactly one version is there.
+std::string musl_release_in(std::string_view bytes) {
+  constexpr size_t kLongest = 24;
+  std::string found;
+  for (size_t i = 1; i < bytes.size(); ++i) {
+    if (bytes[i - 1] != '\0' || !isdigit(static_cast<unsigned char>(bytes[i]))) continue;
+    size_t end = bytes.find('\0', i);
+    if (end == std::string_view::npos) break;
+    std::string_view s = bytes.substr(i, end - i);
+    i = end;
+    if (s.size() > kLongest) continue;
+    std::string_view numbers = s.substr(0, s.find_first_of("-+~"));
+    auto parts = version_numbers(numbers);
+    if (!parts || parts->size() != 3) continue;
+    if (numbers.size() < s.size() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-+~", numbers.size()) !=
+                                         std::string_view::npos)
+      continue;
+    if (!found.empty() && found != s) return "";
+    found = s;
+  }
+  return found;
+}
+
 bool is_glibc_own_library(const ElfFacts& f) {
   return f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux") || starts_with(f.soname, "ld64.so");
 }
@@ -368,6 +392,7 @@ ElfFacts collect(const ElfFile& file) {
   set_libc(symbols, scan, go, f);
   set_resolves_names(symbols, scan, go.has_value(), statically_linked, f);
   if (is_glibc_own_library(f)) f.glibc_release = glibc_release_in(file.bytes());
+  if (f.is_musl_loader) f.musl_release = musl_release_in(file.bytes());
   return f;
 }
 

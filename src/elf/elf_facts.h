@@ -55,6 +55,7 @@ struct ElfFacts {
   bool rust = false;                 // built by rustc (std thread stacks are 2 MiB)
   std::string glibc_release;         // for glibc's own libc.so.6 / loader: "2.36"
   bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
+  std::string musl_release;          // for musl's loader: the version it carries, "1.2.5"; "" when unclear
   bool go_tzdata = false;            // Go binary embedding the time/tzdata package
   bool uses_tls = false;             // links libssl/libgnutls/libcurl/..., or Go with crypto/tls
   // Built from Swift: needs a Swift runtime library (libswiftCore.so, libswift_Concurrency.so,

@@ -57,6 +57,7 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"rust", f.rust},
       {"glibc_release", f.glibc_release},
       {"is_musl_loader", f.is_musl_loader},
+      {"musl_release", f.musl_release},
       {"go_tzdata", f.go_tzdata},
       {"uses_tls", f.uses_tls},
       {"swift", f.swift},
@@ -95,6 +96,7 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.rust = j.value("rust", f.rust);
   f.glibc_release = j.value("glibc_release", f.glibc_release);
   f.is_musl_loader = j.value("is_musl_loader", f.is_musl_loader);
+  f.musl_release = j.value("musl_release", f.musl_release);
   f.go_tzdata = j.value("go_tzdata", f.go_tzdata);
   f.uses_tls = j.value("uses_tls", f.uses_tls);
   f.swift = j.value("swift", f.swift);

@@ -77,7 +77,10 @@ LibcInfo detect_libc(const FsView& view, const Distro& distro) {
       if (!node || node->type != EntryType::File || !node->elf) continue;
       LibcKind kind = LoaderEmulator::loader_kind(node);
       if (musl_name && node->elf->is_musl_loader) {
-        if (seen_real.insert(*real).second) musl_evidence.push_back(display_path(path));
+        if (!seen_real.insert(*real).second) continue;
+        const std::string& release = node->elf->musl_release;
+        musl_evidence.push_back(display_path(path) + (release.empty() ? "" : " (musl " + release + ")"));
+        if (musl_version.empty()) musl_version = release;  // a bare loader, as Debian's musl package ships
       } else if (glibc_name && kind == LibcKind::Musl) {
         shims.push_back(display_path(path) + " -> " + display_path(*real));
       } else if (glibc_name && !node->elf->glibc_release.empty()) {

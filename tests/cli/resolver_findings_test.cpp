@@ -2,6 +2,8 @@
 // answers them.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "image_fixture.h"
 
 using namespace imgaudit;
@@ -45,4 +47,35 @@ TEST(ResolverFindings, HelloResolvesNothing) {
   TempDir tmp;
   auto j = audit_json(tmp, alpine_and({file("app/hello", compiled(tmp, "musl-gcc", kHelloC))}, "COPY hello /app/"));
   for (auto& f : findings(j, "musl-resolver")) EXPECT_NE(f["layer"]["index"], 1) << f.dump();
+}
+
+// Debian's musl package, or a loader copied into a distroless image, comes without an apk database:
+// the loader's own version string decides. This machine's musl is the one musl-gcc links with.
+TEST(ResolverFindings, BareMuslLoaderIsJudgedByTheVersionItCarries) {
+  const NativeTarget& native = native_target();
+  if (std::string why = toolchain_problem("musl-gcc"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
+                               file("app/client", compiled(tmp, "musl-gcc", kResolvesC))},
+                              "COPY --from=build /out/ /"));
+  auto j = audit_json(tmp, spec);
+  EXPECT_EQ(j["libc"]["version"], native.musl_version);
+  auto info = findings(j, "musl-resolver");
+  ASSERT_EQ(info.size(), 1u) << j["findings"].dump(1);
+  EXPECT_NE(info[0]["message"].get<std::string>().find("(musl " + native.musl_version + ")"), std::string::npos)
+      << info[0]["message"];
+  // musl retries truncated answers over TCP from 1.2.4 on.
+  auto parts = [](const std::string& v) {
+    std::vector<int> n;
+    std::stringstream in(v);
+    for (std::string p; std::getline(in, p, '.');) n.push_back(std::atoi(p.c_str()));
+    return n;
+  };
+  const bool before_tcp = parts(native.musl_version) < std::vector<int>{1, 2, 4};
+  auto no_tcp = findings(j, "musl-dns-no-tcp");
+  ASSERT_EQ(no_tcp.size(), before_tcp ? 1u : 0u) << native.musl_version << "\n" << j["findings"].dump(1);
+  if (before_tcp) {
+    EXPECT_EQ(no_tcp[0]["paths"], nlohmann::json::array({"/app/client"}));
+  }
 }

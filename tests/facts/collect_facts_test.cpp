@@ -54,7 +54,7 @@ TEST(FactsCollect, RealAlpineMinirootfsLoadsCompletely) {
   EXPECT_EQ(jb["linkage"], "dynamic");
   EXPECT_EQ(j["libc"], (nlohmann::json{{"family", "musl"},
                                        {"version", "1.2.5"},
-                                       {"evidence", {"apk package musl 1.2.5-r0", "/lib/ld-musl-x86_64.so.1"}},
+                                       {"evidence", {"apk package musl 1.2.5-r0", "/lib/ld-musl-x86_64.so.1 (musl 1.2.5)"}},
                                        {"shims", nlohmann::json::array()}}));
   EXPECT_EQ(j["distro"]["id"], "alpine");
   EXPECT_EQ(j["distro"]["version_id"], "3.20.3");

@@ -19,8 +19,43 @@ TEST(FactsLibc, RealAlpineIsMusl125) {
   LibcInfo libc = detect_libc(view, detect_distro(view));
   EXPECT_EQ(libc.family, LibcKind::Musl);
   EXPECT_EQ(libc.version, "1.2.5");
-  EXPECT_EQ(libc.evidence, (std::vector<std::string>{"apk package musl 1.2.5-r0", "/lib/ld-musl-x86_64.so.1"}));
+  EXPECT_EQ(libc.evidence,
+            (std::vector<std::string>{"apk package musl 1.2.5-r0", "/lib/ld-musl-x86_64.so.1 (musl 1.2.5)"}));
   EXPECT_TRUE(libc.shims.empty());
+}
+
+// Without an apk database (Debian's musl package, a loader copied into a distroless image), the version
+// is the one the loader carries: the one it prints of itself when run.
+TEST(FactsLibc, BareMuslLoaderGivesItsOwnVersion) {
+  const test::NativeTarget& native = test::native_target();
+  ASSERT_FALSE(native.musl_version.empty());
+  ViewBuilder b;
+  b.elf_file(test::NativeTarget::relative(native.musl_interpreter), native.musl_libc_file);
+  LibcInfo libc = detect_libc(b.view, detect_distro(b.view));
+  EXPECT_EQ(libc.family, LibcKind::Musl);
+  EXPECT_EQ(libc.version, native.musl_version);
+  EXPECT_EQ(libc.evidence, (std::vector<std::string>{native.musl_interpreter + " (musl " + native.musl_version + ")"}));
+}
+
+TEST(FactsLibc, AlpineLoadersCarryTheApkVersion) {
+  int checked = 0;
+  std::string skipped;
+  for (const char* arch : {"x86_64", "aarch64"}) {
+    std::string why;
+    auto layer = test::read_minirootfs(arch, &why);
+    if (!layer) {
+      skipped += why + "; ";
+      continue;
+    }
+    FsView view;
+    view.apply(*layer, 0);
+    const Package* apk_musl = detect_distro(view).package("musl");
+    const Node* loader = view.find(std::string("lib/ld-musl-") + arch + ".so.1");
+    ASSERT_TRUE(apk_musl && loader && loader->elf) << arch;
+    EXPECT_EQ(loader->elf->musl_release + "-r0", apk_musl->version) << arch;
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << skipped;
 }
 
 TEST(FactsLibc, GlibcFromItsOwnLibraryAndLoader) {

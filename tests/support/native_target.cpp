@@ -125,6 +125,12 @@ NativeTarget probe() {
       problem("musl-gcc links programs with the interpreter \"" + t.musl_interpreter + "\", not /lib/ld-musl-ARCH.so.1");
     t.musl_libc_file = real_file(t.musl_interpreter);
     if (t.musl_libc_file.empty()) problem(t.musl_interpreter + " is not on this machine");
+    // Run with no arguments, musl's loader prints its usage, "Version X" among it, and exits 1.
+    run("'" + t.musl_libc_file + "' 2>&1", &out);
+    if (auto at = out.find("Version "); at != std::string::npos)
+      t.musl_version = trimmed(out.substr(at + 8, out.find('\n', at) - at - 8));
+    else
+      problem(t.musl_libc_file + " run bare printed no \"Version\" line: " + out);
   }
   t.problem = problems;
   return t;

@@ -30,6 +30,7 @@ struct NativeTarget {
   std::string musl_interpreter;  // PT_INTERP of a program musl-gcc links: "/lib/ld-musl-x86_64.so.1"
   std::string musl_arch;         // its ARCH, as in ld-musl-ARCH.so.1, ld-musl-ARCH.path, libc.musl-ARCH.so.1
   std::string musl_libc_file;    // musl's libc.so on this machine, which is its loader too
+  std::string musl_version;      // what that loader prints of itself when run bare: "Version 1.2.3"
 
   // Why a probe failed ("" when none did); the fields it would have given stay empty.
   std::string problem;
