@@ -70,6 +70,15 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
   };
   nlohmann::json loaded_by = nlohmann::json::array();
   for (auto& path : b.loaded_by) loaded_by.push_back(display_path(path));
+  nlohmann::json notes = nlohmann::json::object();
+  for (auto& [name, n] : b.library_notes) {
+    nlohmann::json alternatives = nlohmann::json::array();
+    for (auto& path : n.cpu_alternatives) alternatives.push_back(display_path(path));
+    notes[name] = {{"missing_reason", n.missing_reason},
+                   {"conf_only_path", n.conf_only_path.empty() ? "" : display_path(n.conf_only_path)},
+                   {"cpu_alternatives", alternatives},
+                   {"cpu_only", n.cpu_only}};
+  }
   nlohmann::json loads = nlohmann::json::array();
   for (auto& [name, path] : b.loads) loads.push_back({{"name", name}, {"path", display_path(path)}});
   j = {{"path", display_path(b.path)},
@@ -85,6 +94,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"resolved", paths_by_name(b.resolved)},
        {"loads", loads},
        {"missing_needed", b.missing_needed},
+       {"library_notes", notes},
        {"loaded_by", loaded_by},
        {"supplied_by_program", paths_by_name(b.supplied_by_program)},
        {"needed_elsewhere", paths_by_name(b.needed_elsewhere)},
@@ -139,8 +149,31 @@ void to_json(nlohmann::json& j, const PythonFacts& p) {
        {"extension_modules", display_paths(p.extension_modules)}};
 }
 
+void to_json(nlohmann::json& j, const LoaderFacts& l) {
+  static const char* const cache_states[] = {"absent", "read", "malformed", "unread"};
+  nlohmann::json loaders = nlohmann::json::array();
+  for (auto& g : l.glibc_loaders) {
+    nlohmann::json dirs = nlohmann::json::array();
+    for (auto& d : g.system_dirs) dirs.push_back(display_path(d));
+    loaders.push_back({{"path", display_path(g.path)},
+                       {"system_dirs", dirs},
+                       {"system_dirs_from_loader", g.system_dirs_from_loader},
+                       {"system_dirs_problem", g.system_dirs_problem}});
+  }
+  nlohmann::json conf_dirs = nlohmann::json::array();
+  for (auto& d : l.ld_so_conf_dirs) conf_dirs.push_back(display_path(d));
+  j = {{"ld_so_cache",
+        {{"state", cache_states[static_cast<int>(l.ld_so_cache)]},
+         {"problem", l.ld_so_cache_problem},
+         {"format", l.ld_so_cache_format},
+         {"entries", l.ld_so_cache_entries},
+         {"warnings", l.ld_so_cache_warnings}}},
+       {"ld_so_conf_dirs", conf_dirs},
+       {"glibc_loaders", loaders}};
+}
+
 void to_json(nlohmann::json& j, const ImageFacts& f) {
-  j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc},
+  j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader},
        {"binaries", f.binaries}, {"tz", f.tz}, {"python", f.python},
        {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)}};
 }

@@ -194,6 +194,7 @@ void to_json(nlohmann::json& j, const Distro& d);
 void to_json(nlohmann::json& j, const LibcInfo& l);
 void to_json(nlohmann::json& j, const BinaryFacts& b);
 void to_json(nlohmann::json& j, const TzFacts& t);
+void to_json(nlohmann::json& j, const LoaderFacts& l);
 void to_json(nlohmann::json& j, const PythonFacts& p);
 
 }  // namespace imgaudit

@@ -15,21 +15,16 @@ nlohmann::json report_json(const AuditReport& r) {
     if (suppressed.size() < r.suppressed_origins.size()) s["origin"] = r.suppressed_origins[suppressed.size()];
     suppressed.push_back(s);
   }
-  return {{"schema_version", kJsonSchemaVersion},
-          {"tool", {{"name", "imgaudit"}, {"version", kImgauditVersion}}},
-          {"image", r.facts.image},
-          {"distro", r.facts.distro},
-          {"libc", r.facts.libc},
-          {"binaries", r.facts.binaries},
-          {"python", r.facts.python},
-          {"tz", r.facts.tz},
-          {"ca_bundle", r.facts.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.facts.ca_bundle)},
-          {"findings", r.findings},
-          {"suppressed", suppressed},
-          {"unused_ignores", r.unused_ignores},
-          {"expired_ignores", r.expired_ignores},
-          {"warnings", r.warnings},
-          {"summary", summary}};
+  nlohmann::json j = r.facts;  // image, distro, libc, loader, binaries, python, tz, ca_bundle
+  j["schema_version"] = kJsonSchemaVersion;
+  j["tool"] = {{"name", "imgaudit"}, {"version", kImgauditVersion}};
+  j["findings"] = r.findings;
+  j["suppressed"] = suppressed;
+  j["unused_ignores"] = r.unused_ignores;
+  j["expired_ignores"] = r.expired_ignores;
+  j["warnings"] = r.warnings;
+  j["summary"] = summary;
+  return j;
 }
 
 // File names from an image need not be UTF-8: such bytes become U+FFFD rather than failing the report.

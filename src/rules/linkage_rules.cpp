@@ -53,6 +53,13 @@ std::string relative_origin(const std::string& lib, const std::string& dependenc
   return rel == "." || rel.empty() ? "$ORIGIN" : "$ORIGIN/" + rel;
 }
 
+// The ELF file of the image at `path`, or nullptr (binaries are sorted by path).
+const BinaryFacts* binary_at(const ImageFacts& facts, const std::string& path) {
+  auto it = std::lower_bound(facts.binaries.begin(), facts.binaries.end(), path,
+                             [](const BinaryFacts& b, const std::string& p) { return b.path < p; });
+  return it != facts.binaries.end() && it->path == path ? &*it : nullptr;
+}
+
 // Which advice of needed-lib-missing fits what the package table knows of the libraries.
 std::string missing_lib_advice(const LibraryPackages& p) {
   if (!p.runtime.empty()) return "runtime-" + p.runtime;
@@ -71,6 +78,9 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   struct MissingLibs {
     std::vector<std::string> libs, paths;
     std::set<std::string> python_packages;
+    // Where glibc would find them had ldconfig run (LibraryNote::conf_only_path), while every one is.
+    std::set<std::string> conf_only;
+    bool all_conf_only = true;
   };
   // By layer, the libraries missing, and the finding they follow from ("" when none).
   std::map<std::tuple<int, std::string, std::string>, MissingLibs> missing_libs;
@@ -80,6 +90,11 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     auto& m = missing_libs[{layer, join(libs, ","), cause}];
     m.libs = libs;
     m.paths.push_back(b.path);
+    for (auto& lib : libs) {
+      auto note = b.library_notes.find(lib);
+      if (note == b.library_notes.end() || note->second.conf_only_path.empty()) m.all_conf_only = false;
+      else m.conf_only.insert(note->second.conf_only_path);
+    }
     if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
   };
 
@@ -161,16 +176,30 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
       python_note = " Python package(s) " + join({m.python_packages.begin(), m.python_packages.end()}, ", ") +
                     " fail to import (ImportError).";
     LibraryPackages packages = packages_for_libraries(facts.distro.id, m.libs);
-    for (auto& path : m.paths)
-      groups.add("needed-lib-missing", layer, subject + "|" + cause, path,
-                 {{"libs", join(m.libs, ", ")},
-                  {"first_lib", m.libs.front()},
-                  {"python_note", python_note},
-                  {"packages", join(packages.packages, ", ")},
-                  {"install", packages.install},
-                  {"unknown", join(packages.unknown, ", ")},
-                  {"lookup", packages.lookup}},
-                 {missing_lib_advice(packages)}, cause);
+    std::vector<std::string> advice{missing_lib_advice(packages)};
+    std::vector<std::string> conf_paths;
+    std::set<int> conf_layers;
+    if (m.all_conf_only) {
+      advice.insert(advice.begin(), "ldconfig");
+      for (auto& path : m.conf_only) {
+        conf_paths.push_back(display_path(path));
+        const BinaryFacts* lib = binary_at(facts, path);
+        if (int l = lib ? finding_layer(facts, lib->layer) : -1; l >= 0) conf_layers.insert(l);
+      }
+    }
+    std::vector<std::string> layer_names;
+    for (int l : conf_layers) layer_names.push_back(std::to_string(l));
+    std::map<std::string, std::string> vars{{"libs", join(m.libs, ", ")},
+                                            {"first_lib", m.libs.front()},
+                                            {"python_note", python_note},
+                                            {"packages", join(packages.packages, ", ")},
+                                            {"install", packages.install},
+                                            {"unknown", join(packages.unknown, ", ")},
+                                            {"lookup", packages.lookup},
+                                            {"conf_paths", join(conf_paths, ", ")}};
+    if (!layer_names.empty())  // a rootfs folder has none: the advice's general wording stands
+      vars["conf_layers"] = (layer_names.size() == 1 ? "layer " : "layers ") + join(layer_names, ", ");
+    for (auto& path : m.paths) groups.add("needed-lib-missing", layer, subject + "|" + cause, path, vars, advice, cause);
   }
 }
 
