@@ -57,6 +57,14 @@ std::string machine_name(uint16_t e_machine, int elf_class) {
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
+// musl's fixup_rpath() knows $ORIGIN and ${ORIGIN} alone: a path list with any other '$' is dropped whole.
+bool musl_takes_path_list(const std::vector<std::string>& dirs) {
+  for (auto& d : dirs)
+    for (size_t k = d.find('$'); k != std::string::npos; k = d.find('$', k + 1))
+      if (d.compare(k, 7, "$ORIGIN") != 0 && d.compare(k, 9, "${ORIGIN}") != 0) return false;
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -466,7 +474,8 @@ LoaderEmulator::Object LoaderEmulator::make_object(Flavor fl, std::string path, 
     else o.last = expand_dirs(elf->runpath, origin_dir, t);
   } else {
     // musl takes DT_RUNPATH over DT_RPATH and walks the chain of loaders after LD_LIBRARY_PATH.
-    o.chain = expand_dirs(elf->runpath.empty() ? elf->rpath : elf->runpath, origin_dir, t);
+    const std::vector<std::string>& own = elf->runpath.empty() ? elf->rpath : elf->runpath;
+    if (musl_takes_path_list(own)) o.chain = expand_dirs(own, origin_dir, t);
     o.chain.insert(o.chain.end(), inherited.begin(), inherited.end());
     o.last = o.chain;
   }

@@ -250,6 +250,19 @@ TEST_F(FactsLoader, MuslDefaultPathAndLdLibraryPath) {
   EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
 }
 
+TEST_F(FactsLoader, MuslDropsAPathListWithATokenOtherThanOrigin) {
+  ViewBuilder b;
+  musl_base(b);
+  b.elf_file("opt/app/lib/libfoo.so", at("musl/libfoo.so"));
+  ElfFacts app = *b.inspect(at("musl/app"));
+  app.runpath = {"${ORIGIN}/../lib"};
+  b.elf("opt/app/bin/origin", b.keep(app));
+  app.runpath = {"$ORIGIN/../lib", "/opt/$LIB"};  // musl's fixup_rpath() gives up on the whole list
+  b.elf("opt/app/bin/lib_token", b.keep(app));
+  EXPECT_EQ(run_loader(b, "opt/app/bin/origin", {}, LibcKind::Musl).resolved.at("libfoo.so"), "opt/app/lib/libfoo.so");
+  EXPECT_EQ(run_loader(b, "opt/app/bin/lib_token", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
+}
+
 TEST_F(FactsLoader, MuslBehindACompatLoaderLinkAnswersGlibcLibcNames) {
   ViewBuilder b;
   musl_base(b);
