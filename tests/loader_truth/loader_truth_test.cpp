@@ -290,6 +290,18 @@ bool said(const Trace& t, const std::string& words) {
   return std::any_of(t.refusal.begin(), t.refusal.end(), [&](auto& l) { return l.find(words) != std::string::npos; });
 }
 
+// The file at which glibc ended the start ("FILE: error while loading shared libraries: LIB: WHY"), or "".
+std::string glibc_stopped_at(const Trace& t) {
+  const std::string words = "error while loading shared libraries: ";
+  for (auto& line : t.refusal) {
+    size_t at = line.find(words);
+    if (at == std::string::npos) continue;
+    at += words.size();
+    return line.substr(at, line.find(": ", at) - at);
+  }
+  return "";
+}
+
 // A difference of definition: where the two sides mean different things, not where imgaudit is wrong.
 struct KnownDifference {
   const char* name;
@@ -319,6 +331,14 @@ const KnownDifference kKnownDifferences[] = {
        return d.kind == Difference::Untraced && f.audited && f.audited->linkage == "static" &&
               no_libraries(f.audited->libraries) &&
               (f.trace.loader.empty() || said(f.trace, "Not a valid dynamic program"));
+     }},
+    {"glibc stops at a file it cannot load",
+     "glibc ends the whole start at a file of a library's name that it cannot load (a directory, a linker "
+     "script, a short file: \"error while loading shared libraries: FILE: WHY\") and lists nothing; imgaudit "
+     "says that library is missing, with glibc's words in its note",
+     [](const FileCase& f, const Difference& d) {
+       return d.kind == Difference::Untraced && f.audited && !f.trace.loader.empty() &&
+              f.audited->libraries.missing.count(fs::path(glibc_stopped_at(f.trace)).filename().string());
      }},
     {"no loader of its class and machine",
      "the root has no loader of the file's ELF class and machine, so nothing there starts it: glibc's loaders "
@@ -550,14 +570,17 @@ const char* const kUsesOuterC = "int outer(void);\nint main(void) { return outer
 
 // Programs and libraries of every kind of lookup, built with `compiler` into a root: in /usr/local/lib
 // (musl's default path; for glibc, in ld.so.conf but not in the cache), through RUNPATH and RPATH
-// $ORIGIN/../lib, and for a library through the program's (musl walks both, glibc RPATH only),
-// transitively, and not found, directly and through a library. What they add is removed with them.
+// $ORIGIN/../lib, and for a library through the program's (musl walks both, glibc RPATH only), with tokens
+// ($LIB, which musl does not know; $ORIGIN in a NEEDED path, which musl does not expand), through a
+// symlink (its folder is $ORIGIN), behind a file of the name that the loader cannot load (a directory,
+// another class), by an absolute NEEDED path, and not found, directly and through a library. What they add
+// to the root is removed with them; a killed run's leftovers, by the next run.
 class TestPrograms {
  public:
   // `foreign_rootfs`: a minirootfs of another machine, whose busybox comes along ("" for none).
   TestPrograms(const std::string& root, const std::string& compiler, const std::string& foreign_rootfs)
       : root_(root), compiler_(compiler) {
-    remove_all_added();  // what a killed run left
+    remove_all_added();
     build();
     if (!foreign_rootfs.empty()) add_foreign_busybox(foreign_rootfs);
   }
@@ -566,27 +589,80 @@ class TestPrograms {
   TestPrograms& operator=(const TestPrograms&) = delete;
 
  private:
-  static constexpr const char* kDirs[] = {"/usr/local/lib", "/usr/local/bin", "/opt/truth/lib", "/opt/truth/bin"};
-
   void build() {
-    for (auto& dir : kDirs) fs::create_directories(root_ + dir);
-    const std::string local = root_ + "/usr/local/lib", opt = root_ + "/opt/truth/lib", absent = absent_.path();
-    const std::string origin = " -Wl,-rpath,'$ORIGIN/../lib'", runpath = " -Wl,--enable-new-dtags" + origin,
-                      rpath = " -Wl,--disable-new-dtags" + origin;
+    for (auto dir : {"/usr", "/usr/local", "/usr/local/lib", "/usr/local/bin", "/opt", "/opt/truth",
+                     "/opt/truth/lib", "/opt/truth/bin", "/opt/truth/deps", "/opt/truth/real"})
+      make_dir(dir);
+    build_default_path();
+    build_origin();
+    build_in_the_way();
+    build_missing();
+  }
+
+  void build_default_path() {
+    const std::string local = root_ + "/usr/local/lib";
     lib(local + "/libtruth.so.1", kLibFooC);
     lib(local + "/libouter.so.1", kLibOuterC, "-L'" + local + "' -ltruth");
     program("/usr/local/bin/uses-truth", kUsesFooC, "-L'" + local + "' -ltruth");
     program("/usr/local/bin/uses-outer", kUsesOuterC, "-L'" + local + "' -louter -Wl,-rpath-link,'" + local + "'");
     if (toolchain_problem(compiler_, "-static").empty()) program("/usr/local/bin/static-truth", kHelloC, "-static");
+  }
 
+  void build_origin() {
+    const std::string opt = root_ + "/opt/truth/lib", link = "-L'" + opt + "' ";
+    const std::string origin = " -Wl,-rpath,'$ORIGIN/../lib'", runpath = " -Wl,--enable-new-dtags" + origin,
+                      rpath = " -Wl,--disable-new-dtags" + origin;
     lib(opt + "/liborigin.so.1", kLibFooC);
-    lib(opt + "/libdeep.so.1", kLibOuterC, "-L'" + opt + "' -lorigin");  // no path of its own
-    program("/opt/truth/bin/origin-runpath", kUsesFooC, "-L'" + opt + "' -lorigin" + runpath);
-    program("/opt/truth/bin/origin-rpath", kUsesFooC, "-L'" + opt + "' -lorigin" + rpath);
-    const std::string deep = "-L'" + opt + "' -ldeep -Wl,-rpath-link,'" + opt + "'";
+    lib(opt + "/libdeep.so.1", kLibOuterC, link + "-lorigin");  // no path of its own
+    program("/opt/truth/bin/origin-runpath", kUsesFooC, link + "-lorigin" + runpath);
+    program("/opt/truth/bin/origin-rpath", kUsesFooC, link + "-lorigin" + rpath);
+    const std::string deep = link + "-ldeep -Wl,-rpath-link,'" + opt + "'";
     program("/opt/truth/bin/deep-runpath", kUsesOuterC, deep + runpath);
     program("/opt/truth/bin/deep-rpath", kUsesOuterC, deep + rpath);
 
+    // glibc finds $LIB's copy (Debian's $LIB is lib/<multiarch>); musl drops the whole list.
+    const std::string multiarch = fs::path(native_target().glibc_libc_path).parent_path().filename().string();
+    make_dir("/opt/truth/lib/" + multiarch);
+    lib(opt + "/" + multiarch + "/libtoken.so.1", kLibFooC);
+    lib(opt + "/libtoken.so.1", kLibFooC);
+    program("/opt/truth/bin/lib-token", kUsesFooC, link + "-ltoken -Wl,-rpath,'/opt/truth/$LIB:/opt/truth/lib'");
+    // glibc expands $ORIGIN in a NEEDED path; musl opens it as it is.
+    compile(opt + "/libdst.so", kLibFooC, "-shared -fPIC -Wl,-soname,'$ORIGIN/../lib/libdst.so'");
+    program("/opt/truth/bin/origin-needed", kUsesFooC, "'" + opt + "/libdst.so'");
+    compile(opt + "/libabsolute.so", kLibFooC, "-shared -fPIC -Wl,-soname,/opt/truth/lib/libabsolute.so");
+    program("/opt/truth/bin/absolute-needed", kUsesFooC, "'" + opt + "/libabsolute.so'");
+
+    // $ORIGIN of a library found through a symlink is the symlink's folder, not its target's.
+    const std::string deps = root_ + "/opt/truth/deps";
+    lib(deps + "/libdep.so.1", kLibFooC);
+    make_dir("/opt/truth/real/sub");
+    lib(root_ + "/opt/truth/real/sub/libsym.so.1", kLibOuterC, "-L'" + deps + "' -ldep -Wl,-rpath,'$ORIGIN/../deps'");
+    fs::create_symlink("../real/sub/libsym.so.1", opt + "/libsym.so.1");
+    added(opt + "/libsym.so.1");
+    program("/opt/truth/bin/via-symlink", kUsesOuterC,
+            "-L'" + root_ + "/opt/truth/real/sub' -lsym -Wl,-rpath-link,'" + deps + "' -Wl,-rpath,/opt/truth/lib");
+  }
+
+  // A file of the library's name that the loader cannot load, in a folder searched first: glibc stops at a
+  // directory and goes past another class; musl stops at both.
+  void build_in_the_way() {
+    const std::string opt = root_ + "/opt/truth/lib";
+    lib(opt + "/libinway.so.1", kLibFooC);
+    make_dir("/opt/truth/dir-first");
+    make_dir("/opt/truth/dir-first/libinway.so.1");
+    program("/opt/truth/bin/dir-first", kUsesFooC,
+            "-L'" + opt + "' -linway -Wl,-rpath,/opt/truth/dir-first:/opt/truth/lib");
+    const std::string other_class = "gcc -m32 -nostdlib";
+    if (!toolchain_problem(other_class, "-shared -fPIC").empty()) return;
+    make_dir("/opt/truth/class-first");
+    compile(root_ + "/opt/truth/class-first/libinway.so.1", kLibFooC, "-shared -fPIC -Wl,-soname,libinway.so.1",
+            other_class);
+    program("/opt/truth/bin/class-first", kUsesFooC,
+            "-L'" + opt + "' -linway -Wl,-rpath,/opt/truth/class-first:/opt/truth/lib");
+  }
+
+  void build_missing() {
+    const std::string local = root_ + "/usr/local/lib", absent = absent_.path();
     lib(absent + "/libabsent.so.1", kLibFooC);
     lib(local + "/libneeds-absent.so.1", kLibOuterC, "-L'" + absent + "' -labsent");
     program("/usr/local/bin/lacks-lib", kUsesFooC, "-L'" + absent + "' -labsent");
@@ -597,40 +673,52 @@ class TestPrograms {
   void add_foreign_busybox(const std::string& tarball) {
     const std::string file = root_ + "/usr/local/bin/foreign-busybox";
     std::string log;
-    EXPECT_EQ(run("{ tar -xzf '" + tarball + "' -O ./bin/busybox > '" + file + "' && chmod 755 '" + file + "'; } 2>&1", &log), 0)
-        << log;
+    const std::string extract = "tar -xzf '" + tarball + "' -O ./bin/busybox > '" + file + "'";
+    EXPECT_EQ(run("{ " + extract + " && chmod 755 '" + file + "'; } 2>&1", &log), 0) << log;
+    added(file);
+  }
+
+  // `file` compiled from `source` (with this root's compiler unless told), without its source beside it.
+  void compile(const std::string& file, const char* source, const std::string& flags, std::string compiler = "") {
+    compile_c(compiler.empty() ? compiler_ : compiler, source, file, flags);
+    fs::remove(file + ".c");
     added(file);
   }
 
   // A library named by its soname, and the name -l links against beside it.
   void lib(const std::string& file, const char* source, const std::string& links = "") {
     std::string soname = fs::path(file).filename().string(), dev = file.substr(0, file.rfind(".so.") + 3);
-    compile_c(compiler_, source, file, "-shared -fPIC -Wl,-soname," + soname + " " + links);
-    fs::remove(file + ".c");
-    fs::remove(dev);
+    compile(file, source, "-shared -fPIC -Wl,-soname," + soname + " " + links);
     fs::create_symlink(soname, dev);
-    added(file);
     added(dev);
   }
 
   void program(const std::string& at, const char* source, const std::string& links) {
-    compile_c(compiler_, source, root_ + at, links);
-    fs::remove(root_ + at + ".c");
-    added(root_ + at);
+    compile(root_ + at, source, links);
   }
 
+  // A folder of the root (by its path inside it), made and listed unless it is there.
+  void make_dir(const std::string& dir) {
+    if (fs::exists(root_ + dir)) return;
+    fs::create_directory(root_ + dir);
+    added(root_ + dir);
+  }
+
+  // Listed beside the root as it is made, so that a killed run leaves the list for the next.
   void added(const std::string& path) {
-    if (path.rfind(root_ + "/", 0) == 0) lines_ += path.substr(root_.size()) + "\n";
+    if (path.rfind(root_ + "/", 0) != 0) return;  // outside: a library left out of the root
+    lines_ += path.substr(root_.size()) + "\n";
     write_file(list_file(), lines_);
   }
 
-  // Each added path, then the folders that are left empty.
+  // Each added path, the last first: a folder after what it holds.
   void remove_all_added() {
+    std::vector<std::string> paths;
     std::stringstream ss(read_file(list_file()));
-    for (std::string path; std::getline(ss, path);) fs::remove(root_ + path);
-    for (auto& dir : {"/opt/truth/lib", "/opt/truth/bin", "/opt/truth"})
-      if (fs::is_directory(root_ + dir) && fs::is_empty(root_ + dir)) fs::remove(root_ + dir);
-    fs::remove(list_file());
+    for (std::string path; std::getline(ss, path);) paths.push_back(path);
+    std::error_code ec;  // a folder something else was put in stays
+    for (auto it = paths.rbegin(); it != paths.rend(); ++it) fs::remove(root_ + *it, ec);
+    fs::remove(list_file(), ec);
     lines_.clear();
   }
 
