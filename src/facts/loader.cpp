@@ -57,6 +57,14 @@ std::string machine_name(uint16_t e_machine, int elf_class) {
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
+// musl's fixup_rpath() knows $ORIGIN and ${ORIGIN} alone: a path list with any other '$' is dropped whole.
+bool musl_takes_path_list(const std::vector<std::string>& dirs) {
+  for (auto& d : dirs)
+    for (size_t k = d.find('$'); k != std::string::npos; k = d.find('$', k + 1))
+      if (d.compare(k, 7, "$ORIGIN") != 0 && d.compare(k, 9, "${ORIGIN}") != 0) return false;
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -377,7 +385,8 @@ LoaderEmulator::Lookup LoaderEmulator::search_uncached(const Session& s, const s
                                                        const Object& loader) {
   Lookup l;
   if (name.find('/') != std::string::npos) {
-    std::string path = expand_dir(name, parent_dir(loader.path), s.target);
+    // glibc expands $ORIGIN and the other tokens in such a name; musl opens it as it is.
+    std::string path = s.glibc ? expand_dir(name, parent_dir(loader.path), s.target) : join_in_image("", name);
     if (!try_path(s, path, name, false, l) && !candidate(path, s.target).real.empty())
       l.note.missing_reason = display_path(path) + " " + candidate(path, s.target).what;
     return l;
@@ -466,7 +475,8 @@ LoaderEmulator::Object LoaderEmulator::make_object(Flavor fl, std::string path, 
     else o.last = expand_dirs(elf->runpath, origin_dir, t);
   } else {
     // musl takes DT_RUNPATH over DT_RPATH and walks the chain of loaders after LD_LIBRARY_PATH.
-    o.chain = expand_dirs(elf->runpath.empty() ? elf->rpath : elf->runpath, origin_dir, t);
+    const std::vector<std::string>& own = elf->runpath.empty() ? elf->rpath : elf->runpath;
+    if (musl_takes_path_list(own)) o.chain = expand_dirs(own, origin_dir, t);
     o.chain.insert(o.chain.end(), inherited.begin(), inherited.end());
     o.last = o.chain;
   }
@@ -504,13 +514,16 @@ LoaderEmulator::Flavor LoaderEmulator::flavor_of(const BinaryFacts& b, bool inte
 LoaderEmulator::Session LoaderEmulator::make_session(const BinaryFacts& b, const Node* interp, Flavor fl) {
   const ElfFacts& elf = *b.elf;
   const Target t{elf.e_machine, elf.elf_class, elf.little_endian};
-  Session s{fl, t, nullptr, "", expand_dirs(ld_library_path_, parent_dir(b.path), t), {}};
+  Session s{fl, t, nullptr, "", {}, {}};
   if (fl == Flavor::Musl) {
+    // musl takes LD_LIBRARY_PATH as it is: no $ORIGIN or other token in it, as glibc expands.
+    for (auto& d : ld_library_path_) s.env_dirs.push_back(join_in_image("", d));
     // musl's loader answers its own names: this program's, or the image's when it has none.
     bool own = interp && interp->elf && interp->elf->is_musl_loader;
     s.musl_self = own ? b.interpreter_resolved : musl_loader_for(elf, musl_arch_of(elf));
     return s;
   }
+  s.env_dirs = expand_dirs(ld_library_path_, parent_dir(b.path), t);
   s.glibc = &glibc_setup(interp && interp->elf ? b.interpreter_resolved : glibc_loader_for(t), t);
   if (interp && interp->elf) {
     // ld.so is loaded before anything else, under its soname.

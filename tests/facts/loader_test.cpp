@@ -250,6 +250,44 @@ TEST_F(FactsLoader, MuslDefaultPathAndLdLibraryPath) {
   EXPECT_EQ(run_loader(b, "usr/bin/app", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
 }
 
+TEST_F(FactsLoader, MuslDropsAPathListWithATokenOtherThanOrigin) {
+  ViewBuilder b;
+  musl_base(b);
+  b.elf_file("opt/app/lib/libfoo.so", at("musl/libfoo.so"));
+  ElfFacts app = *b.inspect(at("musl/app"));
+  app.runpath = {"${ORIGIN}/../lib"};
+  b.elf("opt/app/bin/origin", b.keep(app));
+  app.runpath = {"$ORIGIN/../lib", "/opt/$LIB"};  // musl's fixup_rpath() gives up on the whole list
+  b.elf("opt/app/bin/lib_token", b.keep(app));
+  EXPECT_EQ(run_loader(b, "opt/app/bin/origin", {}, LibcKind::Musl).resolved.at("libfoo.so"), "opt/app/lib/libfoo.so");
+  EXPECT_EQ(run_loader(b, "opt/app/bin/lib_token", {}, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
+}
+
+TEST_F(FactsLoader, OnlyGlibcExpandsOriginInANeededPathAndLdLibraryPath) {
+  const std::string needed_path = "$ORIGIN/../lib/libfoo.so";
+  const Names env{"LD_LIBRARY_PATH=$ORIGIN/../lib"};
+  ViewBuilder g;
+  glibc_base(g);
+  g.elf_file("opt/app/lib/libfoo.so", at("libfoo.so"));
+  g.elf_file("opt/app/bin/app", at("app"));
+  ElfFacts glibc_app = *g.inspect(at("app"));
+  glibc_app.needed = {needed_path, "libc.so.6"};
+  g.elf("opt/app/bin/by_path", g.keep(glibc_app));
+  EXPECT_EQ(run_loader(g, "opt/app/bin/by_path").resolved.at(needed_path), "opt/app/lib/libfoo.so");
+  EXPECT_EQ(run_loader(g, "opt/app/bin/app", env).resolved.at("libfoo.so"), "opt/app/lib/libfoo.so");
+
+  // musl opens such a name as it is, and searches LD_LIBRARY_PATH as it is.
+  ViewBuilder m;
+  musl_base(m);
+  m.elf_file("opt/app/lib/libfoo.so", at("musl/libfoo.so"));
+  m.elf_file("opt/app/bin/app", at("musl/app"));
+  ElfFacts musl_app = *m.inspect(at("musl/app"));
+  musl_app.needed = {needed_path, "libc.so"};
+  m.elf("opt/app/bin/by_path", m.keep(musl_app));
+  EXPECT_EQ(run_loader(m, "opt/app/bin/by_path", {}, LibcKind::Musl).missing_needed, Names{needed_path});
+  EXPECT_EQ(run_loader(m, "opt/app/bin/app", env, LibcKind::Musl).missing_needed, Names{"libfoo.so"});
+}
+
 TEST_F(FactsLoader, MuslBehindACompatLoaderLinkAnswersGlibcLibcNames) {
   ViewBuilder b;
   musl_base(b);

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -24,21 +23,7 @@ const char* const kImage = "imgaudit-test/imgaudit:dev";
 // A uid that owns nothing on the machine: the one who ran `docker save -o`.
 const int kTarOwner = 4242;
 
-std::string debian_mirror() {
-  const char* m = std::getenv("IMGAUDIT_TEST_DEBIAN_MIRROR");
-  return m && *m ? m : "http://deb.debian.org/debian";
-}
-
 std::string tail(const std::string& s, size_t n = 4000) { return s.size() > n ? s.substr(s.size() - n) : s; }
-
-// debootstrap's own words when the mirror cannot be reached or does not serve bookworm; any other
-// failure (a chroot step, a package script) is a failure of the test.
-bool debootstrap_could_not_download(const std::string& log) {
-  for (const char* marker : {"Failed getting release file", "Couldn't download", "Failed to download",
-                             "Failure while downloading", "Temporary failure resolving", "Could not resolve"})
-    if (log.find(marker) != std::string::npos) return true;
-  return false;
-}
 
 // One engine, one debootstrap root and one build for all the tests of this program (run as one process:
 // each step takes minutes).

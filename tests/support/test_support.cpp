@@ -194,6 +194,17 @@ std::string alpine_minirootfs(const std::string& arch) {
   return std::filesystem::exists(p) ? p : "";
 }
 
+std::string debian_mirror() {
+  const char* m = std::getenv("IMGAUDIT_TEST_DEBIAN_MIRROR");
+  return m && *m ? m : "http://deb.debian.org/debian";
+}
+
+bool debootstrap_could_not_download(const std::string& log) {
+  for (const char* marker : {"Failed getting release file", "Couldn't download"})
+    if (log.find(marker) != std::string::npos) return true;
+  return false;
+}
+
 std::string imgaudit_binary() { return IMGAUDIT_BINARY; }
 std::string mkimage_binary() { return IMGAUDIT_MKIMAGE_BINARY; }
 

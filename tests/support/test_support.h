@@ -70,6 +70,13 @@ void write_file(const std::string& path, const std::string& content, unsigned mo
 // ../shared/rootfs/alpine-minirootfs-3.20.3-<arch>.tar.gz beside the project, or "" when absent.
 std::string alpine_minirootfs(const std::string& arch);  // "x86_64" or "aarch64"
 
+// The Debian mirror tests give debootstrap: IMGAUDIT_TEST_DEBIAN_MIRROR, else Debian's own.
+std::string debian_mirror();
+
+// Whether debootstrap's log says, in its own words, that it could not fetch the release or its packages
+// (no mirror here): a test then skips. Any other failure (a chroot step, a package script) fails it.
+bool debootstrap_could_not_download(const std::string& log);
+
 // The imgaudit and imgaudit-mkimage binaries of this build.
 std::string imgaudit_binary();
 std::string mkimage_binary();
