@@ -68,11 +68,7 @@ class FactsLoader : public ::testing::Test {
   }
 
   // A glibc image: Debian's loader and libc from this machine, where Debian keeps them.
-  void glibc_base(ViewBuilder& b) {
-    b.elf_file(native().glibc_loader_path, native().glibc_loader_file);
-    b.symlink(test::NativeTarget::relative(native().glibc_interpreter), "/" + native().glibc_loader_path);
-    b.elf_file(native().glibc_libc_path, native().glibc_libc_file);
-  }
+  void glibc_base(ViewBuilder& b) { test::add_native_glibc(b); }
 
   // A musl image: musl's loader from this machine's musl package.
   void musl_base(ViewBuilder& b) {

@@ -2,7 +2,8 @@
 // packages of many libraries, and the Alpine minirootfs with musl programs built here. Every ELF file of a
 // root is traced in a chroot by the root's own loader (glibc's LD_TRACE_LOADED_OBJECTS=1, as ldd runs it;
 // musl's --list), and the libraries it loads and those it cannot find must equal imgaudit's loads[] and
-// missing_needed for that file, but for the differences of definition in kKnownDifferences.
+// missing_needed (with the names judged in context put back) for that file, but for the differences of
+// definition in kKnownDifferences.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/mount.h>
@@ -123,7 +124,11 @@ Audit parse_audit(const nlohmann::json& report) {
   for (auto& b : report.at("binaries")) {
     AuditedFile f;
     for (auto& l : b.at("loads")) f.libraries.loaded.insert(l.at("path").get<std::string>());
+    // The loader traces a library on its own: what the programs loading it supply (supplied_by_program),
+    // or the image holds elsewhere for a library no program loads (needed_elsewhere), it misses.
     f.libraries.missing = strings_of(b.at("missing_needed"));
+    for (auto* in_context : {&b.at("supplied_by_program"), &b.at("needed_elsewhere")})
+      for (auto& [name, path] : in_context->items()) f.libraries.missing.insert(name);
     f.interpreter = b.at("interpreter");
     f.interpreter_resolved = b.at("interpreter_resolved");
     f.machine = b.at("machine");
