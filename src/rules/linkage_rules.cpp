@@ -1,4 +1,4 @@
-// The core's linkage rules: interpreter-missing, needed-lib-missing, needed-lib-unchecked,
+// The core's linkage rules: interpreter-missing, needed-lib-missing, needed-lib-unchecked, needed-lib-cpu-only,
 // libc-mismatch, glibc-too-old, arch-mismatch.
 #include "rules/linkage_rules.h"
 
@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "facts/glibc_loader.h"
 #include "facts/loader.h"
 #include "rules/library_packages.h"
 #include "rules/program_kind.h"
@@ -58,6 +59,15 @@ const BinaryFacts* binary_at(const ImageFacts& facts, const std::string& path) {
   auto it = std::lower_bound(facts.binaries.begin(), facts.binaries.end(), path,
                              [](const BinaryFacts& b, const std::string& p) { return b.path < p; });
   return it != facts.binaries.end() && it->path == path ? &*it : nullptr;
+}
+
+// The library folder that a glibc-hwcaps ("glibc-hwcaps/x86-64-v3") or legacy hwcap subfolder
+// ("haswell/x86_64") `dir` belongs to. 2.36 is the last release that searches both kinds.
+std::string cpu_subdir_base(const std::string& dir, const ElfFacts& e) {
+  size_t longest = 0;
+  for (auto& sub : glibc_hwcap_subdirs(e.e_machine, e.elf_class, e.little_endian, "2.36"))
+    if (sub.cpu_dependent && sub.path.size() > longest && ends_with(dir, "/" + sub.path)) longest = sub.path.size();
+  return longest ? dir.substr(0, dir.size() - longest - 1) : parent_dir(dir);
 }
 
 // Which advice of needed-lib-missing fits what the package table knows of the libraries.
@@ -111,6 +121,21 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
                 {"dir", display_path(parent_dir(b.path))}});
   };
 
+  // Libraries resolved only through a glibc-hwcaps, tls or hwcap folder that some CPUs search.
+  auto add_cpu_only = [&](const BinaryFacts& b, int layer) {
+    std::vector<std::string> libs, where, base;
+    for (auto& [name, note] : b.library_notes) {
+      if (!note.cpu_only || note.cpu_alternatives.empty()) continue;
+      libs.push_back(name);
+      std::string dir = parent_dir(note.cpu_alternatives.front());
+      where.push_back(display_path(dir));
+      base.push_back(display_path(join_in_image(cpu_subdir_base(dir, *b.elf), name)));
+    }
+    if (libs.empty()) return;
+    groups.add("needed-lib-cpu-only", layer, join(libs, ",") + "|" + join(where, ","), b.path,
+               {{"libs", join(libs, ", ")}, {"where", join(where, ", ")}, {"base", join(base, ", ")}});
+  };
+
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
     const int layer = finding_layer(facts, b.layer);
@@ -159,6 +184,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     add_missing(b, layer, own, "libc-mismatch");
     add_missing(b, layer, rest, "");
     if (!b.needed_elsewhere.empty()) add_unchecked(b, layer);
+    add_cpu_only(b, layer);
 
     // glibc's own objects require each other's versions: they ship together.
     if (image_libc == LibcKind::Glibc && !is_libc_itself(e) && !facts.libc.version.empty() && !e.glibc_required.empty() &&

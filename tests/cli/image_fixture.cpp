@@ -92,6 +92,13 @@ LayerBlob alpine_base(const std::string& arch) {
   return l;
 }
 
+std::vector<TarEntrySpec> native_glibc_base() {
+  const NativeTarget& native = native_target();
+  return {file(native.glibc_loader_path, read_file(native.glibc_loader_file)),
+          symlink_entry(NativeTarget::relative(native.glibc_interpreter), "/" + native.glibc_loader_path),
+          file(native.glibc_libc_path, read_file(native.glibc_libc_file))};
+}
+
 std::string compiled(const TempDir& tmp, const std::string& compiler, const std::string& source,
                      const std::string& flags) {
   static int n = 0;

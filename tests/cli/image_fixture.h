@@ -39,6 +39,10 @@ LayerBlob alpine_base(const std::string& arch);
 // writer's own default, linux/amd64, would make them foreign on any other machine.
 ImageSpec native_image();
 
+// A glibc base of this machine's toolchain (native_target): its loader, the interpreter link to it and
+// libc.so.6, where Debian keeps them.
+std::vector<TarEntrySpec> native_glibc_base();
+
 // Compiles `source` and returns the binary's bytes.
 std::string compiled(const TempDir& tmp, const std::string& compiler, const std::string& source,
                      const std::string& flags = "");

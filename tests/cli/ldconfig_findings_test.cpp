@@ -19,12 +19,9 @@ class LdconfigFindings : public ::testing::Test {
  protected:
   void SetUp() override {
     if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
-    const NativeTarget& native = native_target();
-    base_ = {file(native.glibc_loader_path, read_file(native.glibc_loader_file)),
-             symlink_entry(NativeTarget::relative(native.glibc_interpreter), "/" + native.glibc_loader_path),
-             file(native.glibc_libc_path, read_file(native.glibc_libc_file)),
-             file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644),
-             file("etc/ld.so.conf.d/local.conf", "/usr/local/lib\n", 0644)};
+    base_ = native_glibc_base();
+    base_.push_back(file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644));
+    base_.push_back(file("etc/ld.so.conf.d/local.conf", "/usr/local/lib\n", 0644));
     std::string lib = tmp_ / "libfoo.so.1";
     ASSERT_TRUE(compile_c("gcc", kLibFooC, lib, "-shared -fPIC -Wl,-soname,libfoo.so.1"));
     copied_ = {file("usr/local/lib/libfoo.so.1", read_file(lib)),
