@@ -1,4 +1,5 @@
 #include "app/settings_file.h"
+#include "util/bounded_json.h"
 
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
@@ -138,9 +139,10 @@ std::vector<CLI::ConfigItem> SettingsFile::read(std::istream& in) const {
   bool json = !files.empty() && ends_with(files.front(), ".json");
   try {
     // A .json file is read as JSON, to say where JSON is broken; anything else as YAML, which takes JSON too.
-    doc = json ? nlohmann::json::parse(text) : to_json(YAML::Load(text));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw CLI::ConversionError("malformed JSON at byte " + std::to_string(e.byte));
+    std::string problem;
+    std::optional<nlohmann::json> parsed = json ? parse_bounded_json(text, &problem) : to_json(YAML::Load(text));
+    if (!parsed) throw CLI::ConversionError(problem);
+    doc = std::move(*parsed);
   } catch (const YAML::Exception& e) {
     throw CLI::ConversionError("malformed YAML at line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   } catch (const InputError& e) {

@@ -1,4 +1,5 @@
 #include "cache/facts_cache.h"
+#include "util/bounded_json.h"
 
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ std::optional<LayerFacts> FactsCache::load(const std::string& digest) const {
   std::string path = path_of(digest), bytes;
   if (!read_whole_file(path, bytes)) return std::nullopt;
   try {
-    LayerFacts facts = nlohmann::json::parse(bytes).get<LayerFacts>();
+    LayerFacts facts = parse_bounded_json_or_discarded(bytes).get<LayerFacts>();
     if (facts.digest == digest) return facts;
   } catch (const std::exception&) {
   }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dockerfile/dockerfile.h"
+#include "util/bounded_json.h"
 #include "util/error.h"
 
 namespace imgaudit {
@@ -238,7 +239,7 @@ class Parser {
     in.args = rtrim(rest);
 
     if (!in.args.empty() && in.args[0] == '[') {
-      auto j = nlohmann::json::parse(in.args, nullptr, false);
+      auto j = parse_bounded_json_or_discarded(in.args);
       if (j.is_array() && std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_string(); })) {
         in.exec_form.emplace();
         for (auto& v : j) in.exec_form->push_back(v.get<std::string>());

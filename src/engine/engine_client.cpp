@@ -1,4 +1,5 @@
 #include "engine/engine_client.h"
+#include "util/bounded_json.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,7 +63,8 @@ void EngineClient::fail(HttpStream& answer, const std::string& what) {
   std::string body, message;
   try {
     body = answer.read_all(kMaxEngineAnswer);
-    nlohmann::json j = nlohmann::json::parse(body);
+    nlohmann::json j = parse_bounded_json_or_discarded(body);
+    if (j.is_discarded()) throw std::runtime_error("not JSON");
     if (j.is_object() && j.contains("message") && j["message"].is_string()) message = j["message"];
   } catch (const std::exception&) {
     message = body.substr(0, body.find('\n'));  // dockerd answers some errors in plain text
@@ -80,14 +82,12 @@ std::optional<nlohmann::json> EngineClient::inspect(const std::string& image) {
   if (answer->status() == 404) return std::nullopt;
   if (answer->status() != 200) fail(*answer, "inspecting " + image);
   std::string body = answer->read_all(kMaxEngineAnswer);
-  try {
-    nlohmann::json j = nlohmann::json::parse(body);
-    if (!j.is_object() || !j.contains("Id") || !j["Id"].is_string())
-      throw InputError(where() + ": inspecting " + image + ": the answer has no image Id");
-    return j;
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(where() + ": inspecting " + image + ": malformed JSON at byte " + std::to_string(e.byte));
-  }
+  std::string problem;
+  std::optional<nlohmann::json> j = parse_bounded_json(body, &problem);
+  if (!j) throw InputError(where() + ": inspecting " + image + ": " + problem);
+  if (!j->is_object() || !j->contains("Id") || !(*j)["Id"].is_string())
+    throw InputError(where() + ": inspecting " + image + ": the answer has no image Id");
+  return j;
 }
 
 std::unique_ptr<HttpStream> EngineClient::export_image(const std::string& id) {

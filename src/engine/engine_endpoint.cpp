@@ -1,4 +1,5 @@
 #include "engine/engine_endpoint.h"
+#include "util/bounded_json.h"
 
 #include <sys/stat.h>
 
@@ -35,11 +36,9 @@ std::string read_small_file(const std::string& path) {
 nlohmann::json read_json_file(const std::string& path) {
   std::string bytes = read_small_file(path);
   if (bytes.empty()) return nullptr;
-  try {
-    return nlohmann::json::parse(bytes);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": malformed JSON at byte " + std::to_string(e.byte));
-  }
+  std::string problem;
+  if (auto j = parse_bounded_json(bytes, &problem)) return std::move(*j);
+  throw InputError(path + ": " + problem);
 }
 
 // TLS with the material in `dir`; certificate checks are never skipped.

@@ -1,4 +1,5 @@
 #include "policy/policy.h"
+#include "util/bounded_json.h"
 
 #include <fnmatch.h>
 
@@ -125,12 +126,10 @@ Policy load_policy_file(const std::string& path) {
   if (!in) throw InputError(path + ": cannot read the config file");
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": malformed JSON at byte " + std::to_string(e.byte));
-  }
+  std::string problem;
+  std::optional<nlohmann::json> parsed = parse_bounded_json(text.str(), &problem);
+  if (!parsed) throw InputError(path + ": " + problem);
+  nlohmann::json& j = *parsed;
   if (!j.is_object()) throw InputError(path + ": the config must be a JSON object");
   for (auto& [key, value] : j.items())
     if (std::find(policy_keys().begin(), policy_keys().end(), key) == policy_keys().end())

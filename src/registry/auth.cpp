@@ -1,4 +1,5 @@
 #include "registry/auth.h"
+#include "util/bounded_json.h"
 
 #include <curl/curl.h>
 
@@ -118,7 +119,7 @@ void RegistryAuth::fetch_token() {
     throw InputError(what + (credentials_ ? " refused the credentials for " + registry_ + " (HTTP " + std::to_string(status) + ")"
                                           : " refused anonymous access (HTTP " + std::to_string(status) + "): " + login_hint(registry_)));
   if (status != 200) throw InputError(what + " answered HTTP " + std::to_string(status));
-  nlohmann::json body = nlohmann::json::parse(response->read_all(kMaxTokenResponse), nullptr, false);
+  nlohmann::json body = parse_bounded_json_or_discarded(response->read_all(kMaxTokenResponse));
   std::string token;
   if (body.is_object()) {
     for (const char* key : {"token", "access_token"})

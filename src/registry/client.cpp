@@ -1,4 +1,5 @@
 #include "registry/client.h"
+#include "util/bounded_json.h"
 
 #include <arpa/inet.h>
 
@@ -31,14 +32,14 @@ std::string error_code(HttpStream& response) {
   } catch (const InputError&) {
     return "";
   }
-  auto j = nlohmann::json::parse(body, nullptr, false);
+  auto j = parse_bounded_json_or_discarded(body);
   if (!j.is_object() || !j.contains("errors") || !j["errors"].is_array() || j["errors"].empty()) return "";
   return string_field(j["errors"][0], "code");
 }
 
 bool is_schema1(const std::string& media_type, const std::string& bytes) {
   if (media_type.rfind("application/vnd.docker.distribution.manifest.v1", 0) == 0) return true;
-  auto j = nlohmann::json::parse(bytes, nullptr, false);
+  auto j = parse_bounded_json_or_discarded(bytes);
   if (!j.is_object()) return false;
   auto version = j.find("schemaVersion");
   return version != j.end() && version->is_number_integer() && version->get<int>() == 1;
@@ -149,7 +150,7 @@ void RegistryClient::unknown_manifest(const std::string& reference) {
   if (tags->status() == 404 && error_code(*tags) == "NAME_UNKNOWN") throw InputError("repository " + repo + " not found (HTTP 404)");
   std::string list;
   if (tags->status() == 200) {
-    auto j = nlohmann::json::parse(tags->read_all(kMaxErrorBody), nullptr, false);
+    auto j = parse_bounded_json_or_discarded(tags->read_all(kMaxErrorBody));
     if (j.is_object() && j.contains("tags") && j["tags"].is_array()) {
       size_t shown = 0;
       for (const auto& t : j["tags"])

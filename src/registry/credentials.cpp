@@ -1,4 +1,5 @@
 #include "registry/credentials.h"
+#include "util/bounded_json.h"
 
 #include <fstream>
 #include <sstream>
@@ -41,7 +42,7 @@ std::optional<Credentials> from_helper(const std::string& helper, const std::str
     if (r.out.find("credentials not found") != std::string::npos) return std::nullopt;
     throw InputError("credential helper " + program + " get failed (exit status " + std::to_string(r.exit_status) + ")");
   }
-  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  nlohmann::json j = parse_bounded_json_or_discarded(r.out);
   if (!j.is_object() || !j.contains("Username") || !j.contains("Secret") || !j["Username"].is_string() ||
       !j["Secret"].is_string())
     throw InputError("credential helper " + program + " get printed no Username and Secret JSON");
@@ -80,7 +81,7 @@ std::optional<Credentials> find_credentials(const std::string& registry, const s
   if (!f) return std::nullopt;
   std::stringstream ss;
   ss << f.rdbuf();
-  nlohmann::json config = nlohmann::json::parse(ss.str(), nullptr, false);
+  nlohmann::json config = parse_bounded_json_or_discarded(ss.str());
   if (!config.is_object()) throw InputError(config_path + ": not a JSON object (a docker config.json is expected)");
 
   if (auto helpers = config.find("credHelpers"); helpers != config.end() && helpers->is_object())

@@ -1,4 +1,5 @@
 #include "source/json_blobs.h"
+#include "util/bounded_json.h"
 
 #include "util/error.h"
 #include "util/sha256.h"
@@ -7,11 +8,9 @@
 namespace imgaudit {
 
 nlohmann::json parse_json(const std::string& bytes, const std::string& what) {
-  try {
-    return nlohmann::json::parse(bytes);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(what + ": malformed JSON at byte " + std::to_string(e.byte));
-  }
+  std::string problem;
+  if (auto j = parse_bounded_json(bytes, &problem)) return std::move(*j);
+  throw InputError(what + ": " + problem);
 }
 
 std::string string_field(const nlohmann::json& j, const char* key) {

@@ -74,7 +74,7 @@ TEST(EngineAnswers, MalformedOrIncompleteInspectAnswers) {
                                 {"/images/deep:1/json", {{"status", 200}, {"body", std::string(1000, '[')}}}}));
   expect_one_line(engine.audit("docker-daemon:noid:1"), "imgaudit: docker-daemon:noid:1: ", "the answer has no image Id");
   expect_one_line(engine.audit("docker-daemon:bad:1"), "imgaudit: docker-daemon:bad:1: ", "malformed JSON at byte");
-  expect_one_line(engine.audit("docker-daemon:deep:1"), "imgaudit: docker-daemon:deep:1: ", "malformed JSON at byte");
+  expect_one_line(engine.audit("docker-daemon:deep:1"), "imgaudit: docker-daemon:deep:1: ", "JSON nested deeper than 64 levels");
 }
 
 TEST(EngineAnswers, AnAnswerLargerThanTheBoundIsRefused) {

@@ -1,0 +1,79 @@
+// JSON nested far deeper than any real document (an OCI index, a config's history): one line naming the
+// file and the limit, exit 2; before the depth limit, copying such a value overflowed the stack.
+#include <gtest/gtest.h>
+
+#include "image_fixture.h"
+#include "util/bounded_json.h"
+#include "util/sha256.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+constexpr int kDeep = 150000;
+
+std::string nested_array(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+std::string blob_path(const std::string& layout, const std::string& digest) {
+  return layout + "/blobs/sha256/" + digest.substr(7);
+}
+
+// Puts `bytes` in the layout as a blob; its descriptor's digest and size.
+std::pair<std::string, size_t> put_blob(const std::string& layout, const std::string& bytes) {
+  std::string digest = Sha256::of(bytes);
+  write_file(blob_path(layout, digest), bytes);
+  return {digest, bytes.size()};
+}
+
+}  // namespace
+
+TEST(HostileJson, IndexNestedTooDeepIsOneLineAndExitTwo) {
+  TempDir tmp;
+  std::string layout = tmp / "deep";
+  write_file(layout + "/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+  write_file(layout + "/index.json",
+             R"({"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json",)"
+             R"("digest":"sha256:)" + std::string(64, 'a') + R"(","size":2,"annotations":{"a":)" +
+                 nested_array(kDeep) + "}}]}");
+  CliResult r = run_imgaudit("oci:" + layout);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "imgaudit: oci:" + layout + ": index.json: JSON nested deeper than " +
+                       std::to_string(kMaxJsonDepth) + " levels\n");
+}
+
+TEST(HostileJson, ConfigHistoryNestedTooDeepIsOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file("etc/hostname", "deep\n", 0644)}, "COPY hostname /etc/"));
+  std::string layout = write_oci(tmp, spec).substr(4);
+  // The writer's image, with its config's history replaced by a deeply nested array.
+  nlohmann::json index = nlohmann::json::parse(read_file(layout + "/index.json"));
+  nlohmann::json manifest = nlohmann::json::parse(read_file(blob_path(layout, index["manifests"][0]["digest"])));
+  nlohmann::json config = nlohmann::json::parse(read_file(blob_path(layout, manifest["config"]["digest"])));
+  config.erase("history");
+  std::string text = config.dump();
+  text.insert(text.size() - 1, R"(,"history":)" + nested_array(kDeep));
+  auto [config_digest, config_size] = put_blob(layout, text);
+  manifest["config"]["digest"] = config_digest;
+  manifest["config"]["size"] = config_size;
+  auto [manifest_digest, manifest_size] = put_blob(layout, manifest.dump());
+  index["manifests"][0]["digest"] = manifest_digest;
+  index["manifests"][0]["size"] = manifest_size;
+  write_file(layout + "/index.json", index.dump());
+
+  CliResult r = run_imgaudit("oci:" + layout);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(HostileJson, DepthUpToTheLimitParses) {
+  std::string problem;
+  EXPECT_TRUE(parse_bounded_json(nested_array(kMaxJsonDepth), &problem)) << problem;
+  EXPECT_FALSE(parse_bounded_json(nested_array(kMaxJsonDepth + 1), &problem));
+  EXPECT_EQ(problem, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  EXPECT_FALSE(parse_bounded_json("{\"a\": [1, 2,", &problem));
+  EXPECT_EQ(problem, "malformed JSON at byte 13");  // nlohmann counts the end of the input as a byte
+}
