@@ -31,10 +31,26 @@ namespace {
 
 constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
 
+// An error line longer than this keeps its start (the input) and its end (the reason) around an elision:
+// a 26,000-character reference is echoed in part.
+constexpr size_t kMaxErrorLine = 1024, kErrorLineHead = 256;
+
+// `line` cut at a UTF-8 character boundary at or before `at`.
+size_t char_boundary(const std::string& line, size_t at) {
+  while (at > 0 && at < line.size() && (static_cast<unsigned char>(line[at]) & 0xc0) == 0x80) --at;
+  return at;
+}
+
 // One line on the terminal: control characters from an image, a file name or
 // an engine's answer are shown escaped, never sent raw.
 int fail(const std::string& message) {
-  std::cerr << "imgaudit: " << printable(message) << '\n';
+  std::string line = printable(message);
+  if (line.size() > kMaxErrorLine) {
+    size_t head = char_boundary(line, kErrorLineHead);
+    size_t tail = char_boundary(line, line.size() - (kMaxErrorLine - kErrorLineHead));
+    line = line.substr(0, head) + "... (" + std::to_string(tail - head) + " bytes left out) ..." + line.substr(tail);
+  }
+  std::cerr << "imgaudit: " << line << '\n';
   return kExitError;
 }
 

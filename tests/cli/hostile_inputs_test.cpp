@@ -1,5 +1,5 @@
-// JSON nested far deeper than any real document (an OCI index, a config's history): one line naming the
-// file and the limit, exit 2; before the depth limit, copying such a value overflowed the stack.
+// Hostile inputs that once crashed: JSON nested far deeper than any real document (an OCI index, a
+// config's history), a reference of 26,000 characters: one short line naming what was wrong, exit 2.
 #include <gtest/gtest.h>
 
 #include "image_fixture.h"
@@ -28,7 +28,7 @@ std::pair<std::string, size_t> put_blob(const std::string& layout, const std::st
 
 }  // namespace
 
-TEST(HostileJson, IndexNestedTooDeepIsOneLineAndExitTwo) {
+TEST(HostileInput, IndexNestedTooDeepIsOneLineAndExitTwo) {
   TempDir tmp;
   std::string layout = tmp / "deep";
   write_file(layout + "/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
@@ -42,7 +42,7 @@ TEST(HostileJson, IndexNestedTooDeepIsOneLineAndExitTwo) {
                        std::to_string(kMaxJsonDepth) + " levels\n");
 }
 
-TEST(HostileJson, ConfigHistoryNestedTooDeepIsOneLineAndExitTwo) {
+TEST(HostileInput, ConfigHistoryNestedTooDeepIsOneLineAndExitTwo) {
   TempDir tmp;
   ImageSpec spec = native_image();
   spec.layers.push_back(layer({file("etc/hostname", "deep\n", 0644)}, "COPY hostname /etc/"));
@@ -69,11 +69,26 @@ TEST(HostileJson, ConfigHistoryNestedTooDeepIsOneLineAndExitTwo) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-TEST(HostileJson, DepthUpToTheLimitParses) {
+TEST(HostileInput, DepthUpToTheLimitParses) {
   std::string problem;
   EXPECT_TRUE(parse_bounded_json(nested_array(kMaxJsonDepth), &problem)) << problem;
   EXPECT_FALSE(parse_bounded_json(nested_array(kMaxJsonDepth + 1), &problem));
   EXPECT_EQ(problem, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   EXPECT_FALSE(parse_bounded_json("{\"a\": [1, 2,", &problem));
   EXPECT_EQ(problem, "malformed JSON at byte 13");  // nlohmann counts the end of the input as a byte
+}
+
+// A reference of 26,000 characters: the error keeps the start of the input and the whole reason.
+TEST(HostileInput, HugeReferenceGivesAShortErrorLineWithItsReason) {
+  for (const std::string& ref : {"docker://" + std::string(26000, 'a'), std::string(26000, '.')}) {
+    CliResult r = run_imgaudit("'" + ref + "'");
+    EXPECT_EQ(r.status, 2) << r.err.substr(0, 300);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+    EXPECT_LT(r.err.size(), 1200u) << r.err.substr(0, 300);
+    EXPECT_EQ(r.err.rfind("imgaudit: " + ref.substr(0, 100), 0), 0u) << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find(" bytes left out) ..."), std::string::npos) << r.err;
+  }
+  CliResult r = run_imgaudit("docker://" + std::string(26000, 'a'));
+  EXPECT_NE(r.err.find("invalid image reference: repository name longer than 255 characters\n"), std::string::npos)
+      << r.err;
 }
