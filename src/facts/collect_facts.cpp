@@ -20,7 +20,11 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
 
   LoaderEmulator loader(view, facts.image, facts.libc.family);
   for (auto& [path, node] : view.nodes()) {  // sorted by path
-    if (node.type != EntryType::File || !node.elf) continue;
+    if (node.type != EntryType::File) continue;
+    if (!node.elf) {
+      if (node.elf_error) facts.unreadable_elves.push_back({path, node.layer, node.size, *node.elf_error});
+      continue;
+    }
     BinaryFacts b;
     b.path = path;
     b.layer = node.layer;

@@ -82,6 +82,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
   nlohmann::json loads = nlohmann::json::array();
   for (auto& [name, path] : b.loads) loads.push_back({{"name", name}, {"path", display_path(path)}});
   j = {{"path", display_path(b.path)},
+       {"inspect_error", nullptr},
        {"layer", b.layer},
        {"size", b.size},
        {"machine", e.machine},
@@ -172,9 +173,25 @@ void to_json(nlohmann::json& j, const LoaderFacts& l) {
        {"glibc_loaders", loaders}};
 }
 
+void to_json(nlohmann::json& j, const UnreadableElf& u) {
+  j = {{"path", display_path(u.path)}, {"layer", u.layer}, {"size", u.size}, {"inspect_error", u.error}};
+}
+
+// The inspected binaries and those that could not be, in one list by path.
+static nlohmann::json binaries_json(const ImageFacts& f) {
+  nlohmann::json out = nlohmann::json::array();
+  auto u = f.unreadable_elves.begin();
+  for (const BinaryFacts& b : f.binaries) {
+    for (; u != f.unreadable_elves.end() && u->path < b.path; ++u) out.push_back(*u);
+    out.push_back(b);
+  }
+  for (; u != f.unreadable_elves.end(); ++u) out.push_back(*u);
+  return out;
+}
+
 void to_json(nlohmann::json& j, const ImageFacts& f) {
   j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader},
-       {"binaries", f.binaries}, {"tz", f.tz}, {"python", f.python},
+       {"binaries", binaries_json(f)}, {"tz", f.tz}, {"python", f.python},
        {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)}};
 }
 

@@ -148,11 +148,20 @@ struct PythonFacts {
   std::vector<std::string> extension_modules;  // ELF *.so under the site dirs
 };
 
+// A file that starts with the ELF magic and could not be inspected: accounted for, never dropped.
+struct UnreadableElf {
+  std::string path;
+  int layer = 0;
+  uint64_t size = 0;
+  std::string error;  // "section header table past end of file", "not inspected: ... over the limit ..."
+};
+
 struct ImageFacts {
   ImageInfo image;
   Distro distro;
   LibcInfo libc;
   std::vector<BinaryFacts> binaries;  // sorted by path
+  std::vector<UnreadableElf> unreadable_elves;  // sorted by path
   TzFacts tz;
   PythonFacts python;
   std::string ca_bundle;  // find_ca_bundle()
@@ -195,6 +204,7 @@ void to_json(nlohmann::json& j, const LibcInfo& l);
 void to_json(nlohmann::json& j, const BinaryFacts& b);
 void to_json(nlohmann::json& j, const TzFacts& t);
 void to_json(nlohmann::json& j, const LoaderFacts& l);
+void to_json(nlohmann::json& j, const UnreadableElf& u);
 void to_json(nlohmann::json& j, const PythonFacts& p);
 
 }  // namespace imgaudit

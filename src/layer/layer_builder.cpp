@@ -101,9 +101,13 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   if (!elf && !text && !blob) return;  // the next header skips the rest without buffering
 
   uint64_t cap = elf ? kMaxElfSize : text ? kMaxTextSize : kMaxBlobSize;
+  // An ELF file is never dropped: one too large to inspect is reported as such (elf-unreadable).
+  auto over_cap = [&](const std::string& why) {
+    if (elf) out_.elf_errors[path] = "not inspected: " + why;
+    else out_.warnings.push_back("skipped content of " + display_path(path) + ": " + why);
+  };
   if (size > cap) {
-    out_.warnings.push_back("skipped content of " + display_path(path) + ": " + std::to_string(size) +
-                            " bytes is over the limit of " + std::to_string(cap));
+    over_cap(std::to_string(size) + " bytes is over the limit of " + std::to_string(cap));
     return;
   }
   std::string bytes;
@@ -111,8 +115,7 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   bytes.append(buf, head);
   while (size_t n = read_some(a, buf, sizeof buf, path)) {
     if (bytes.size() + n > cap) {
-      out_.warnings.push_back("skipped content of " + display_path(path) + ": over the limit of " +
-                              std::to_string(cap) + " bytes");
+      over_cap("over the limit of " + std::to_string(cap) + " bytes");
       return;
     }
     bytes.append(buf, n);

@@ -1,5 +1,5 @@
 // The core's linkage rules: interpreter-missing, needed-lib-missing, needed-lib-unchecked, needed-lib-cpu-only,
-// libc-mismatch, glibc-too-old, arch-mismatch.
+// libc-mismatch, glibc-too-old, arch-mismatch, elf-unreadable.
 #include "rules/linkage_rules.h"
 
 #include <algorithm>
@@ -194,6 +194,9 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
                  {{"glibc_required", e.glibc_required}, {"image_glibc", facts.libc.version}, {"glibc_needed_version", needed}});
     }
   }
+
+  for (const UnreadableElf& u : facts.unreadable_elves)
+    groups.add("elf-unreadable", finding_layer(facts, u.layer), u.error, u.path, {{"error", u.error}});
 
   for (auto& [key, m] : missing_libs) {
     auto& [layer, subject, cause] = key;

@@ -1,6 +1,11 @@
-// Hostile inputs that once crashed: JSON nested far deeper than any real document (an OCI index, a
-// config's history), a reference of 26,000 characters: one short line naming what was wrong, exit 2.
+// Hostile inputs: JSON nested far deeper than any real document (an OCI index, a config's history) and a
+// reference of 26,000 characters, which once crashed, give one short line and exit 2; damaged or oversized
+// ELF files are reported, never dropped.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
 
 #include "image_fixture.h"
 #include "util/bounded_json.h"
@@ -91,4 +96,43 @@ TEST(HostileInput, HugeReferenceGivesAShortErrorLineWithItsReason) {
   CliResult r = run_imgaudit("docker://" + std::string(26000, 'a'));
   EXPECT_NE(r.err.find("invalid image reference: repository name longer than 255 characters\n"), std::string::npos)
       << r.err;
+}
+
+// Every file with the ELF magic is in binaries[]: inspected, or with the inspect_error that says why not,
+// and then in an elf-unreadable finding. Damaged headers must not hide a program from the audit.
+TEST(HostileInput, DamagedAndOversizedElfFilesAreReportedNotDropped) {
+  if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  std::string root = tmp / "root";
+  std::filesystem::create_directories(root + "/etc");
+  std::filesystem::create_directories(root + "/bin");
+  std::string good = compiled(tmp, "gcc", kHelloC);
+  write_file(root + "/bin/good", good, 0755);
+  write_file(root + "/bin/cut", good.substr(0, 40), 0755);  // ends inside the ELF header
+  std::string far_phdrs = good;
+  for (int i = 0; i < 8; ++i) far_phdrs[0x20 + i] = i < 6 ? '\xff' : '\0';  // e_phoff: 2^48 - 1
+  write_file(root + "/bin/far-phdrs", far_phdrs, 0755);
+  // Past the 1 GiB imgaudit inspects, without writing it: a sparse file behind a real header.
+  write_file(root + "/bin/huge", good.substr(0, 64), 0755);
+  std::filesystem::resize_file(root + "/bin/huge", (uint64_t(1) << 30) + 1);
+
+  CliResult r = run_imgaudit("--format json --fail-on never '" + root + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = r.json();
+  std::map<std::string, nlohmann::json> errors;
+  for (auto& b : j["binaries"]) errors[b["path"]] = b["inspect_error"];
+  ASSERT_EQ(errors.size(), 4u) << j["binaries"].dump(1);
+  EXPECT_TRUE(errors["/bin/good"].is_null());
+  for (const char* bad : {"/bin/cut", "/bin/far-phdrs", "/bin/huge"})
+    EXPECT_TRUE(errors[bad].is_string() && !errors[bad].get<std::string>().empty()) << bad << " " << errors[bad];
+  EXPECT_NE(errors["/bin/huge"].get<std::string>().find("not inspected: 1073741825 bytes is over the limit of 1073741824"),
+            std::string::npos)
+      << errors["/bin/huge"];
+
+  std::set<std::string> reported;
+  for (auto& f : findings(j, "elf-unreadable")) {
+    EXPECT_EQ(f["severity"], "warning");
+    for (auto& p : f["paths"]) reported.insert(p);
+  }
+  EXPECT_EQ(reported, (std::set<std::string>{"/bin/cut", "/bin/far-phdrs", "/bin/huge"}));
 }
