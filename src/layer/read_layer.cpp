@@ -115,6 +115,11 @@ LayerFacts read_verbatim(ByteStream& blob) {
   archive_entry* e = nullptr;
   int r = archive_read_next_header(raw.get(), &e);
   if (r < ARCHIVE_WARN) fail(raw.get());
+  // libarchive peels compression as long as it finds some; a runtime decompresses a layer once, and
+  // then finds no tar in it. The last filter is the blob's own bytes ("none").
+  if (int filters = archive_filter_count(raw.get()); filters > 2)
+    throw InputError(std::string("compressed twice: ") + archive_filter_name(raw.get(), 0) + " inside " +
+                     archive_filter_name(raw.get(), 1) + " (a runtime decompresses a layer once and finds no tar)");
 
   LayerFacts facts;
   if (r != ARCHIVE_EOF) {

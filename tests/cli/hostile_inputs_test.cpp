@@ -136,3 +136,18 @@ TEST(HostileInput, DamagedAndOversizedElfFilesAreReportedNotDropped) {
   }
   EXPECT_EQ(reported, (std::set<std::string>{"/bin/cut", "/bin/far-phdrs", "/bin/huge"}));
 }
+
+// A gzip inside a gzip: libarchive would peel both, a runtime peels one and finds no tar.
+TEST(HostileInput, LayerCompressedTwiceIsAnError) {
+  TempDir tmp;
+  write_file(tmp / "layer.tar.gz", make_layer_blob({file("etc/hostname", "twice\n", 0644)}, Compression::Gzip));
+  ASSERT_EQ(run("gzip -n -c '" + (tmp / "layer.tar.gz") + "' > '" + (tmp / "layer.tar.gz.gz") + "'"), 0);
+  ImageSpec spec = native_image();
+  spec.layers.push_back({read_file(tmp / "layer.tar.gz.gz"), Compression::Gzip, "COPY hostname /etc/"});
+  CliResult r = run_imgaudit(write_oci(tmp, spec));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(": compressed twice: gzip inside gzip (a runtime decompresses a layer once and finds no tar)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
