@@ -18,17 +18,21 @@ using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 // The blob as stored, hashed and counted on its way into the decompressor.
 struct StoredSide {
-  explicit StoredSide(ByteStream& b) : blob(&b) {}
+  StoredSide(ByteStream& b, int64_t size) : blob(&b), expected(size) {}
   ByteStream* blob;
+  int64_t expected;  // the descriptor's size, -1 when unknown
   Sha256 hash;
   uint64_t count = 0;
   std::vector<char> buf = std::vector<char>(1 << 16);
   std::string error;  // what the ByteStream threw: libarchive replaces it with its own words
 
+  // A blob longer than its descriptor says fails as soon as it passes that size, not at its end.
   size_t pull() {
     size_t n = blob->read(buf.data(), buf.size());
     hash.update(buf.data(), n);
     count += n;
+    if (expected >= 0 && count > uint64_t(expected))
+      throw InputError("blob is longer than the " + std::to_string(expected) + " bytes its descriptor says");
     return n;
   }
 };
@@ -93,8 +97,8 @@ ArchivePtr new_reader() {
 }
 
 // Reads and hashes the whole blob; errors carry libarchive's reason only.
-LayerFacts read_verbatim(ByteStream& blob) {
-  StoredSide stored(blob);
+LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
+  StoredSide stored(blob, expected_size);
 
   // Whatever the media type claims, the content decides the decompressor.
   // Only built-in decoders: none that would run an external program.
@@ -165,7 +169,7 @@ LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::stri
   std::string name = "layer " + (layer.digest.empty() ? std::string("(no digest)") : layer.digest);
   LayerFacts facts;
   try {
-    facts = read_verbatim(blob);
+    facts = read_verbatim(blob, layer.size);
   } catch (const InputError& err) {
     throw InputError(name + ": " + err.what());
   }

@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include <sys/resource.h>
+
 #include "image_fixture.h"
 #include "util/bounded_json.h"
 #include "util/sha256.h"
@@ -150,4 +152,44 @@ TEST(HostileInput, LayerCompressedTwiceIsAnError) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+namespace {
+
+// CPU seconds (user and system) the children waited for while `f` ran.
+template <typename F>
+double child_cpu_seconds(F f) {
+  auto cpu = [] {
+    rusage u{};
+    getrusage(RUSAGE_CHILDREN, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  double before = cpu();
+  f();
+  return cpu() - before;
+}
+
+}  // namespace
+
+// A layer blob 32 GiB longer than its descriptor says (a sparse file): the read stops as soon as it passes
+// the size. Reading and hashing the whole would cost well over 20 s of CPU.
+TEST(HostileInput, BlobLongerThanItsDescriptorFailsAtTheSize) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file("etc/hostname", "long\n", 0644)}, "COPY hostname /etc/"));
+  std::string ref = write_oci(tmp, spec);
+  std::string layer_file;
+  for (auto& e : std::filesystem::directory_iterator(ref.substr(4) + "/blobs/sha256"))
+    if (read_file(e.path()) == spec.layers[0].bytes) layer_file = e.path();
+  ASSERT_FALSE(layer_file.empty());
+  const uint64_t size = std::filesystem::file_size(layer_file);
+  std::filesystem::resize_file(layer_file, size + (uint64_t(32) << 30));
+
+  CliResult r;
+  double cpu = child_cpu_seconds([&] { r = run_imgaudit(ref); });
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(": blob is longer than the " + std::to_string(size) + " bytes its descriptor says\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(cpu, 5.0) << "CPU seconds";
 }

@@ -233,6 +233,15 @@ TEST(ReadLayer, SizeMismatchIsAnInputError) {
                 std::to_string(d.size));
 }
 
+TEST(ReadLayer, BlobLongerThanItsDescriptorStopsAtTheSize) {
+  std::string blob = make_layer_blob(kSample, Compression::Gzip);
+  Descriptor d = descriptor_of(blob);
+  d.size -= 10;
+  MemoryStream s(blob);
+  EXPECT_EQ(input_error_of([&] { read_layer(s, d, ""); }),
+            "layer " + d.digest + ": blob is longer than the " + std::to_string(d.size) + " bytes its descriptor says");
+}
+
 TEST(ReadLayer, CorruptTarIsAnInputError) {
   std::string tar = tar_of(kSample);
   tar[100] ^= 0x55;  // inside the first header: its checksum no longer matches
