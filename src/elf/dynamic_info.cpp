@@ -7,6 +7,13 @@
 namespace imgaudit {
 namespace {
 
+// Real programs name under 200 libraries (browsers, language runtimes), each under PATH_MAX, and Nix's
+// long RPATHs stay under a few KiB: an ELF past these is hostile (one with millions of names took
+// gigabytes to hold). Symbol names are not bounded here: C++ templates make long ones.
+constexpr size_t kMaxNeeded = 4096;
+constexpr size_t kMaxLibraryName = 4096;   // DT_NEEDED, DT_SONAME
+constexpr size_t kMaxSearchPath = 65536;   // DT_RPATH, DT_RUNPATH
+
 // A string table; every lookup is bounded by it.
 struct StringTable {
   std::string_view bytes;
@@ -131,7 +138,10 @@ DynamicEntries read_entries(const ElfFile& file, const GElf_Phdr& dynamic) {
     uint64_t v = d.d_un.d_val;
     switch (d.d_tag) {
       case DT_NULL: return e;
-      case DT_NEEDED: e.needed.push_back(v); break;
+      case DT_NEEDED:
+        if (e.needed.size() == kMaxNeeded) elf_fail("over " + std::to_string(kMaxNeeded) + " DT_NEEDED entries");
+        e.needed.push_back(v);
+        break;
       case DT_SONAME: e.soname = v; break;
       case DT_RPATH: e.rpath = v; break;
       case DT_RUNPATH: e.runpath = v; break;
@@ -157,10 +167,15 @@ void read_names(const ElfFile& file, const DynamicEntries& e, DynamicInfo& info)
   if (*e.strsz > strings.size()) elf_fail("dynamic string table past end of its segment");
   StringTable table{strings.substr(0, *e.strsz), "dynamic string table"};
   info.strtab = table.bytes;
-  for (uint64_t n : e.needed) info.needed.emplace_back(table.at(n));
-  if (e.soname) info.soname = table.at(*e.soname);
-  if (e.rpath) info.rpath = split_path_list(table.at(*e.rpath));
-  if (e.runpath) info.runpath = split_path_list(table.at(*e.runpath));
+  auto loader_string = [&](uint64_t offset, const char* tag, size_t limit) {
+    std::string_view s = table.at(offset);
+    if (s.size() > limit) elf_fail(std::string(tag) + " string over " + std::to_string(limit) + " bytes");
+    return s;
+  };
+  for (uint64_t n : e.needed) info.needed.emplace_back(loader_string(n, "DT_NEEDED", kMaxLibraryName));
+  if (e.soname) info.soname = loader_string(*e.soname, "DT_SONAME", kMaxLibraryName);
+  if (e.rpath) info.rpath = split_path_list(loader_string(*e.rpath, "DT_RPATH", kMaxSearchPath));
+  if (e.runpath) info.runpath = split_path_list(loader_string(*e.runpath, "DT_RUNPATH", kMaxSearchPath));
   if (e.verneed) {
     if (!e.verneednum) elf_fail("DT_VERNEED without DT_VERNEEDNUM");
     read_version_needs(file, table, *e.verneed, *e.verneednum, info.version_needs);

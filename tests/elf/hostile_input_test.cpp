@@ -1,6 +1,7 @@
 // Malformed files must give facts or an ElfError: never a crash, a hang, or
 // (for a truncated dynamic binary) facts that call it static.
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 #include "elf_test_support.h"
@@ -134,6 +135,28 @@ TEST(ElfHostileInput, DeterministicMutations) {
     EXPECT_GT(facts, 0u) << path;
     EXPECT_GT(errors, 0u) << path;
   }
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+// ld writes one DT_NEEDED per -l:NAME, so 4096 symlinks to one stub library (and libc) pass the bound of
+// 4096 entries: such a file is refused with the bound's words, where millions of names took gigabytes.
+TEST(ElfHostileInput, TooManyNeededEntries) {
+  TempDir dir;
+  ASSERT_TRUE(compile_c("gcc", "int stub(void) { return 0; }\n", dir / "libstub.so", "-shared -fPIC"));
+  std::string libs;
+  for (int i = 0; i < 4096; ++i) {
+    std::string name = "libn" + std::to_string(i) + ".so";
+    std::filesystem::create_symlink("libstub.so", dir / name);
+    libs += " -l:" + name;
+  }
+  std::string bin = build(dir, "gcc", kHelloC, "many", "-L'" + dir.path() + "' -Wl,--no-as-needed" + libs);
+  ASSERT_FALSE(bin.empty());
+  EXPECT_EQ(error_of(read_file(bin)), "over 4096 DT_NEEDED entries");
 }
 
 }  // namespace
