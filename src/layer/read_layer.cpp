@@ -2,9 +2,13 @@
 #include <archive_entry.h>
 
 #include <cerrno>
+#include <functional>
+#include <string_view>
+#include <utility>
 #include <memory>
 #include <vector>
 
+#include "layer/gzip_stream.h"
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
 #include "util/error.h"
@@ -24,10 +28,12 @@ struct StoredSide {
   Sha256 hash;
   uint64_t count = 0;
   std::vector<char> buf = std::vector<char>(1 << 16);
+  size_t pending = 0;  // bytes of buf peeked at and not handed on yet
   std::string error;  // what the ByteStream threw: libarchive replaces it with its own words
 
   // A blob longer than its descriptor says fails as soon as it passes that size, not at its end.
   size_t pull() {
+    if (pending) return std::exchange(pending, 0);
     size_t n = blob->read(buf.data(), buf.size());
     hash.update(buf.data(), n);
     count += n;
@@ -35,32 +41,58 @@ struct StoredSide {
       throw InputError("blob is longer than the " + std::to_string(expected) + " bytes its descriptor says");
     return n;
   }
+  // The first bytes, which pull() then hands on again.
+  std::string_view peek() {
+    pending = pull();
+    return {buf.data(), pending};
+  }
 };
 
 // The decompressed tar, hashed (diff_id) and counted on its way into the tar parser.
 struct TarSide {
-  explicit TarSide(archive* r) : raw(r) {}
-  archive* raw;
+  // The next block of decompressed bytes, 0 at the end; throws InputError when decompression fails.
+  std::function<size_t(const void**)> next;
   Sha256 hash;
   uint64_t count = 0;
-  std::string error;  // why decompression failed, likewise
+  std::string error;  // why decompression failed: libarchive replaces it with its own words
 
-  // Next block of decompressed bytes; 0 at the end, -1 on error (in raw's error string).
+  // Next block of decompressed bytes; 0 at the end, -1 on error (in `error`).
   la_ssize_t pull(const void** out) {
+    try {
+      size_t size = next(out);
+      hash.update(*out, size);
+      count += size;
+      return la_ssize_t(size);
+    } catch (const InputError& e) {
+      error = e.what();
+      return -1;
+    }
+  }
+};
+
+// What a layer decompressed once must not be: compressed again.
+const char* compression_name(std::string_view head) {
+  if (looks_like_gzip(head)) return "gzip";
+  if (head.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4)) return "zstd";
+  if (head.substr(0, 6) == std::string_view("\xfd" "7zXZ\0", 6)) return "xz";
+  return nullptr;
+}
+bool is_compressed(std::string_view head) { return compression_name(head) != nullptr; }
+
+// What libarchive's filters decompress, for the formats imgaudit does not inflate itself.
+std::function<size_t(const void**)> libarchive_blocks(archive* raw) {
+  return [raw](const void** out) -> size_t {
     size_t size = 0;
     la_int64_t offset = 0;
     int r = archive_read_data_block(raw, out, &size, &offset);
     if (r == ARCHIVE_EOF) return 0;
     if (r < ARCHIVE_WARN) {
       const char* reason = archive_error_string(raw);
-      error = reason ? reason : "the compressed stream is corrupt or cut short";
-      return -1;
+      throw InputError(reason ? reason : "the compressed stream is corrupt or cut short");
     }
-    hash.update(*out, size);
-    count += size;
-    return la_ssize_t(size);
-  }
-};
+    return size;
+  };
+}
 
 la_ssize_t read_stored(archive* a, void* ctx, const void** out) {
   auto* s = static_cast<StoredSide*>(ctx);
@@ -99,41 +131,66 @@ ArchivePtr new_reader() {
 // Reads and hashes the whole blob; errors carry libarchive's reason only.
 LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
   StoredSide stored(blob, expected_size);
-
-  // Whatever the media type claims, the content decides the decompressor.
-  // Only built-in decoders: none that would run an external program.
-  ArchivePtr raw = new_reader();
-  archive_read_support_filter_gzip(raw.get());
-  archive_read_support_filter_zstd(raw.get());
-  archive_read_support_filter_xz(raw.get());
-  archive_read_support_filter_lzma(raw.get());
-  archive_read_support_filter_bzip2(raw.get());
-  archive_read_support_filter_lz4(raw.get());
-  archive_read_support_format_raw(raw.get());
-  TarSide tar_side(raw.get());
-  auto fail = [&](archive* a) {
-    if (a == raw.get() && stored.count == 0 && stored.error.empty()) throw InputError("the blob is empty");
-    throw_first_cause(stored, tar_side, a, a == raw.get() ? "" : "not a valid tar stream: ");
+  TarSide tar_side;
+  auto fail = [&](archive* a, bool decompressing) {
+    if (decompressing && stored.count == 0 && stored.error.empty()) throw InputError("the blob is empty");
+    throw_first_cause(stored, tar_side, a, decompressing ? "" : "not a valid tar stream: ");
   };
-  if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get());
-  archive_entry* e = nullptr;
-  int r = archive_read_next_header(raw.get(), &e);
-  if (r < ARCHIVE_WARN) fail(raw.get());
+
+  // gzip, nearly every layer, is inflated here with its checksums verified; the rest through
+  // libarchive's filters. Whatever the media type claims, the content decides. Only built-in
+  // decoders: none that would run an external program.
+  ArchivePtr raw = new_reader();
+  std::unique_ptr<GzipStream> gzip;
+  std::vector<char> inflated;
+  bool has_tar = true;
+  if (looks_like_gzip(stored.peek())) {
+    gzip = std::make_unique<GzipStream>([&](const char** data) {
+      size_t n = stored.pull();
+      *data = stored.buf.data();
+      return n;
+    });
+    inflated.resize(1 << 16);
+    tar_side.next = [&, first = true](const void** out) mutable {
+      *out = inflated.data();
+      size_t n = gzip->read(inflated.data(), inflated.size());
+      if (std::exchange(first, false) && is_compressed(std::string_view(inflated.data(), n)))
+        throw InputError(std::string("compressed twice: ") + compression_name(std::string_view(inflated.data(), n)) +
+                         " inside gzip (a runtime decompresses a layer once and finds no tar)");
+      return n;
+    };
+  } else {
+    archive_read_support_filter_zstd(raw.get());
+    archive_read_support_filter_xz(raw.get());
+    archive_read_support_filter_lzma(raw.get());
+    archive_read_support_filter_bzip2(raw.get());
+    archive_read_support_filter_lz4(raw.get());
+    archive_read_support_filter_gzip(raw.get());  // inside another compression: refused below
+    archive_read_support_format_raw(raw.get());
+    if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get(), true);
+    archive_entry* e = nullptr;
+    int r = archive_read_next_header(raw.get(), &e);
+    if (r < ARCHIVE_WARN) fail(raw.get(), true);
+    has_tar = r != ARCHIVE_EOF;
+    tar_side.next = libarchive_blocks(raw.get());
+  }
   // libarchive peels compression as long as it finds some; a runtime decompresses a layer once, and
   // then finds no tar in it. The last filter is the blob's own bytes ("none").
-  if (int filters = archive_filter_count(raw.get()); filters > 2)
+  if (!gzip && archive_filter_count(raw.get()) > 2)
     throw InputError(std::string("compressed twice: ") + archive_filter_name(raw.get(), 0) + " inside " +
                      archive_filter_name(raw.get(), 1) + " (a runtime decompresses a layer once and finds no tar)");
 
   LayerFacts facts;
-  if (r != ARCHIVE_EOF) {
+  if (has_tar) {
     ArchivePtr tar = new_reader();
     archive_read_support_format_tar(tar.get());
-    if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get());
+    if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get(), false);
     LayerBuilder builder(facts);
+    archive_entry* e = nullptr;
+    int r;
     while ((r = archive_read_next_header(tar.get(), &e)) != ARCHIVE_EOF) {
       // ARCHIVE_RETRY is a damaged header: libarchive would resynchronise, we refuse.
-      if (r != ARCHIVE_OK && r != ARCHIVE_WARN) fail(tar.get());
+      if (r != ARCHIVE_OK && r != ARCHIVE_WARN) fail(tar.get(), false);
       const char* path = archive_entry_pathname(e);
       if (r == ARCHIVE_WARN) {
         const char* reason = archive_error_string(tar.get());
@@ -142,7 +199,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
       try {
         builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
       } catch (const InputError&) {
-        if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get());
+        if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
         throw;
       }
     }
@@ -151,7 +208,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
     la_ssize_t n;
     while ((n = tar_side.pull(&block)) > 0) {
     }
-    if (n < 0) fail(raw.get());
+    if (n < 0) fail(raw.get(), true);
   }
   while (stored.pull() > 0) {
   }

@@ -1,0 +1,81 @@
+// gzip layers as containerd's Go reader takes them: several members are one stream, each member's
+// CRC-32 and length are checked, bytes after the last member are an error, and a layer compressed
+// twice is refused. libarchive's gzip filter checked none of these. Exact error texts, as users read them.
+#include <gtest/gtest.h>
+
+#include "layer/layer_facts.h"
+#include "layer_test_util.h"
+#include "test_support.h"
+#include "util/error.h"
+
+namespace imgaudit::test {
+namespace {
+
+const std::vector<TarEntrySpec> kFiles = {file("etc/os-release", "ID=test\n", 0644),
+                                          file("usr/share/big", std::string(300000, 'z') + "end\n", 0644)};
+
+// The InputError of reading `blob` as a layer whose descriptor matches it (so only the content is wrong).
+std::string error_reading(const std::string& blob) {
+  MemoryStream s(blob);
+  Descriptor d = descriptor_of(blob);
+  try {
+    read_layer(s, d, "");
+  } catch (const InputError& e) {
+    std::string msg = e.what();
+    std::string prefix = "layer " + d.digest + ": ";
+    EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
+    return msg.substr(prefix.size());
+  }
+  ADD_FAILURE() << "no InputError";
+  return "";
+}
+
+std::string gzip_of(const std::string& bytes) {
+  TempDir dir;
+  write_file(dir / "in", bytes);
+  EXPECT_EQ(run("gzip -n -c '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0);
+  return read_file(dir / "out");
+}
+
+TEST(GzipLayer, ABadCrcIsCorruptData) {
+  std::string blob = make_layer_blob(kFiles, Compression::Gzip);
+  blob[blob.size() - 8] ^= 0x01;  // the trailer: CRC-32, then the length
+  EXPECT_EQ(error_reading(blob), "corrupt gzip data: incorrect data check (the member's CRC-32 does not match its data)");
+}
+
+TEST(GzipLayer, ABadLengthIsCorruptData) {
+  std::string blob = make_layer_blob(kFiles, Compression::Gzip);
+  blob[blob.size() - 4] ^= 0x01;
+  EXPECT_EQ(error_reading(blob), "corrupt gzip data: incorrect length check (the member's length does not match its data)");
+}
+
+TEST(GzipLayer, BytesAfterTheLastMemberAreAnError) {
+  EXPECT_EQ(error_reading(make_layer_blob(kFiles, Compression::Gzip) + "trailing bytes"),
+            "bytes after the last gzip member that are not another member (1 member(s) read)");
+  EXPECT_EQ(error_reading(make_layer_blob(kFiles, Compression::Gzip) + std::string(512, '\0')),
+            "bytes after the last gzip member that are not another member (1 member(s) read)");
+}
+
+TEST(GzipLayer, SeveralMembersAreOneStream) {
+  std::string tar = make_layer_blob(kFiles, Compression::None);
+  std::string blob = gzip_of(tar.substr(0, 1000)) + gzip_of(tar.substr(1000, 200000)) + gzip_of(tar.substr(201000));
+  MemoryStream s(blob, 777);  // small reads: members end inside them
+  LayerFacts l = read_layer(s, descriptor_of(blob), Sha256::of(tar));
+  EXPECT_EQ(l.uncompressed_size, tar.size());
+  EXPECT_EQ(l.texts.at("etc/os-release"), "ID=test\n");
+}
+
+TEST(GzipLayer, CutShortIsAnError) {
+  std::string blob = make_layer_blob(kFiles, Compression::Gzip);
+  EXPECT_EQ(error_reading(blob.substr(0, blob.size() - 3)), "gzip stream cut short");
+}
+
+TEST(GzipLayer, CompressedTwiceIsRefused) {
+  EXPECT_EQ(error_reading(gzip_of(make_layer_blob(kFiles, Compression::Gzip))),
+            "compressed twice: gzip inside gzip (a runtime decompresses a layer once and finds no tar)");
+  EXPECT_EQ(error_reading(gzip_of(make_layer_blob(kFiles, Compression::Zstd))),
+            "compressed twice: zstd inside gzip (a runtime decompresses a layer once and finds no tar)");
+}
+
+}  // namespace
+}  // namespace imgaudit::test
