@@ -1,6 +1,7 @@
-// gzip layers as containerd's Go reader takes them: several members are one stream, each member's
-// CRC-32 and length are checked, bytes after the last member are an error, and a layer compressed
-// twice is refused. libarchive's gzip filter checked none of these. Exact error texts, as users read them.
+// Compressed layers as a runtime takes them. gzip as containerd's Go reader does: several members are one
+// stream, each member's CRC-32 and length are checked, bytes after the last member are an error, and a
+// layer compressed twice is refused (libarchive's gzip filter checked none of these). zstd: the frame
+// checksum and trailing bytes, which libzstd checks. Exact error texts, as users read them.
 #include <gtest/gtest.h>
 
 #include "layer/layer_facts.h"
@@ -75,6 +76,22 @@ TEST(GzipLayer, CompressedTwiceIsRefused) {
             "compressed twice: gzip inside gzip (a runtime decompresses a layer once and finds no tar)");
   EXPECT_EQ(error_reading(gzip_of(make_layer_blob(kFiles, Compression::Zstd))),
             "compressed twice: zstd inside gzip (a runtime decompresses a layer once and finds no tar)");
+}
+
+std::string zstd_with_checksum(const std::string& bytes) {
+  TempDir dir;
+  write_file(dir / "in", bytes);
+  EXPECT_EQ(run("zstd -q --check -c '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0);
+  return read_file(dir / "out");
+}
+
+TEST(ZstdLayer, ABadFrameChecksumOrTrailingBytesAreErrors) {
+  if (!have_tool("zstd")) GTEST_SKIP() << "the zstd program (Debian package zstd) writes the frames";
+  std::string blob = zstd_with_checksum(make_layer_blob(kFiles, Compression::None));
+  std::string bad_sum = blob;
+  bad_sum.back() ^= 0x01;  // the frame's last 4 bytes are its content checksum
+  EXPECT_EQ(error_reading(bad_sum), "Zstd decompression failed: Restored data doesn't match checksum");
+  EXPECT_EQ(error_reading(blob + "trailing bytes"), "Zstd decompression failed: Unknown frame descriptor");
 }
 
 }  // namespace
