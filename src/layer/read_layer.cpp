@@ -43,14 +43,20 @@ struct StoredSide {
   }
   // The first bytes, which pull() then hands on again.
   std::string_view peek() {
-    pending = pull();
+    try {
+      pending = pull();
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw InputError(e.what());
+    }
     return {buf.data(), pending};
   }
 };
 
 // The decompressed tar, hashed (diff_id) and counted on its way into the tar parser.
 struct TarSide {
-  // The next block of decompressed bytes, 0 at the end; throws InputError when decompression fails.
+  // The next block of decompressed bytes, 0 at the end; throws when decompression or the blob fails.
   std::function<size_t(const void**)> next;
   Sha256 hash;
   uint64_t count = 0;
@@ -63,7 +69,7 @@ struct TarSide {
       hash.update(*out, size);
       count += size;
       return la_ssize_t(size);
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {  // never through libarchive's C frames
       error = e.what();
       return -1;
     }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
 #include "layer/layer_facts.h"
 #include "layer_test_util.h"
 #include "native_target.h"
@@ -272,22 +274,39 @@ TEST(ReadLayer, GarbageBytesAreAnInputError) {
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
-TEST(ReadLayer, StreamFailureIsReportedWithItsReason) {
-  class FailingStream : public ByteStream {
-   public:
-    explicit FailingStream(std::string head) : head_(std::move(head)) {}
-    size_t read(void* buf, size_t n) override {
-      if (pos_ == head_.size()) throw InputError("blob cut by the network");
-      size_t k = std::min(n, head_.size() - pos_);
-      std::memcpy(buf, head_.data() + pos_, k);
-      pos_ += k;
-      return k;
+// A blob stream that fails after `head`, with an InputError or, when `plain`, any other exception.
+class FailingStream : public ByteStream {
+ public:
+  explicit FailingStream(std::string head, bool plain = false) : head_(std::move(head)), plain_(plain) {}
+  size_t read(void* buf, size_t n) override {
+    if (pos_ == head_.size()) {
+      if (plain_) throw std::runtime_error("connection reset");
+      throw InputError("blob cut by the network");
     }
+    size_t k = std::min(n, head_.size() - pos_);
+    std::memcpy(buf, head_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
 
-   private:
-    std::string head_;
-    size_t pos_ = 0;
-  };
+ private:
+  std::string head_;
+  bool plain_;
+  size_t pos_ = 0;
+};
+
+// Any exception of the stream becomes the layer's InputError, in the gzip inflater (which libarchive's
+// callbacks reach) as in libarchive's filters: none may cross libarchive's C frames.
+TEST(ReadLayer, AnyStreamExceptionBecomesTheLayersError) {
+  for (Compression c : {Compression::Gzip, Compression::Zstd}) {
+    std::string blob = make_layer_blob({file("big", std::string(300000, 'q'))}, c);
+    FailingStream s(blob.substr(0, blob.size() / 2), /*plain=*/true);
+    std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), ""); });
+    EXPECT_EQ(msg, "layer " + Sha256::of(blob) + ": connection reset");
+  }
+}
+
+TEST(ReadLayer, StreamFailureIsReportedWithItsReason) {
   std::string blob = make_layer_blob({file("big", std::string(300000, 'q'))}, Compression::Gzip);
   FailingStream s(blob.substr(0, blob.size() / 2));
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), ""); });
