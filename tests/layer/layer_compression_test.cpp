@@ -31,12 +31,15 @@ std::string error_reading(const std::string& blob) {
   return "";
 }
 
-std::string gzip_of(const std::string& bytes) {
+// `bytes` compressed by `command` ("gzip -n -c"), which reads the file named last.
+std::string compressed_by(const std::string& command, const std::string& bytes) {
   TempDir dir;
   write_file(dir / "in", bytes);
-  EXPECT_EQ(run("gzip -n -c '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0);
+  EXPECT_EQ(run(command + " '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0) << command;
   return read_file(dir / "out");
 }
+
+std::string gzip_of(const std::string& bytes) { return compressed_by("gzip -n -c", bytes); }
 
 TEST(GzipLayer, ABadCrcIsCorruptData) {
   std::string blob = make_layer_blob(kFiles, Compression::Gzip);
@@ -78,16 +81,9 @@ TEST(GzipLayer, CompressedTwiceIsRefused) {
             "compressed twice: zstd inside gzip (a runtime decompresses a layer once and finds no tar)");
 }
 
-std::string zstd_with_checksum(const std::string& bytes) {
-  TempDir dir;
-  write_file(dir / "in", bytes);
-  EXPECT_EQ(run("zstd -q --check -c '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0);
-  return read_file(dir / "out");
-}
-
 TEST(ZstdLayer, ABadFrameChecksumOrTrailingBytesAreErrors) {
   if (!have_tool("zstd")) GTEST_SKIP() << "the zstd program (Debian package zstd) writes the frames";
-  std::string blob = zstd_with_checksum(make_layer_blob(kFiles, Compression::None));
+  std::string blob = compressed_by("zstd -q --check -c", make_layer_blob(kFiles, Compression::None));
   std::string bad_sum = blob;
   bad_sum.back() ^= 0x01;  // the frame's last 4 bytes are its content checksum
   EXPECT_EQ(error_reading(bad_sum), "Zstd decompression failed: Restored data doesn't match checksum");
