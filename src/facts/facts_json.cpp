@@ -17,6 +17,12 @@ std::vector<std::string> display_paths(const std::vector<std::string>& paths) {
   return out;
 }
 
+nlohmann::json paths_by_name(const std::map<std::string, std::string>& m) {
+  nlohmann::json j = nlohmann::json::object();
+  for (auto& [name, path] : m) j[name] = display_path(path);
+  return j;
+}
+
 }  // namespace
 
 void to_json(nlohmann::json& j, const LayerInfo& l) {
@@ -63,20 +69,11 @@ void to_json(nlohmann::json& j, const LibcInfo& l) {
 void to_json(nlohmann::json& j, const BinaryFacts& b) {
   static const ElfFacts kNone;
   const ElfFacts& e = b.elf ? *b.elf : kNone;
-  auto paths_by_name = [](const std::map<std::string, std::string>& m) {
-    nlohmann::json j = nlohmann::json::object();
-    for (auto& [name, path] : m) j[name] = display_path(path);
-    return j;
-  };
-  nlohmann::json loaded_by = nlohmann::json::array();
-  for (auto& path : b.loaded_by) loaded_by.push_back(display_path(path));
   nlohmann::json notes = nlohmann::json::object();
   for (auto& [name, n] : b.library_notes) {
-    nlohmann::json alternatives = nlohmann::json::array();
-    for (auto& path : n.cpu_alternatives) alternatives.push_back(display_path(path));
     notes[name] = {{"missing_reason", n.missing_reason},
                    {"conf_only_path", n.conf_only_path.empty() ? "" : display_path(n.conf_only_path)},
-                   {"cpu_alternatives", alternatives},
+                   {"cpu_alternatives", display_paths(n.cpu_alternatives)},
                    {"cpu_only", n.cpu_only}};
   }
   nlohmann::json loads = nlohmann::json::array();
@@ -96,7 +93,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"loads", loads},
        {"missing_needed", b.missing_needed},
        {"library_notes", notes},
-       {"loaded_by", loaded_by},
+       {"loaded_by", display_paths(b.loaded_by)},
        {"supplied_by_program", paths_by_name(b.supplied_by_program)},
        {"needed_elsewhere", paths_by_name(b.needed_elsewhere)},
        {"exec_mode", {{"kind", to_string(b.exec_mode.kind)}, {"reason", b.exec_mode.reason}}},
@@ -153,23 +150,18 @@ void to_json(nlohmann::json& j, const PythonFacts& p) {
 void to_json(nlohmann::json& j, const LoaderFacts& l) {
   static const char* const cache_states[] = {"absent", "read", "malformed", "unread"};
   nlohmann::json loaders = nlohmann::json::array();
-  for (auto& g : l.glibc_loaders) {
-    nlohmann::json dirs = nlohmann::json::array();
-    for (auto& d : g.system_dirs) dirs.push_back(display_path(d));
+  for (auto& g : l.glibc_loaders)
     loaders.push_back({{"path", display_path(g.path)},
-                       {"system_dirs", dirs},
+                       {"system_dirs", display_paths(g.system_dirs)},
                        {"system_dirs_from_loader", g.system_dirs_from_loader},
                        {"system_dirs_problem", g.system_dirs_problem}});
-  }
-  nlohmann::json conf_dirs = nlohmann::json::array();
-  for (auto& d : l.ld_so_conf_dirs) conf_dirs.push_back(display_path(d));
   j = {{"ld_so_cache",
         {{"state", cache_states[static_cast<int>(l.ld_so_cache)]},
          {"problem", l.ld_so_cache_problem},
          {"format", l.ld_so_cache_format},
          {"entries", l.ld_so_cache_entries},
          {"warnings", l.ld_so_cache_warnings}}},
-       {"ld_so_conf_dirs", conf_dirs},
+       {"ld_so_conf_dirs", display_paths(l.ld_so_conf_dirs)},
        {"glibc_loaders", loaders}};
 }
 
@@ -177,8 +169,10 @@ void to_json(nlohmann::json& j, const UnreadableElf& u) {
   j = {{"path", display_path(u.path)}, {"layer", u.layer}, {"size", u.size}, {"inspect_error", u.error}};
 }
 
+namespace {
+
 // The inspected binaries and those that could not be, in one list by path.
-static nlohmann::json binaries_json(const ImageFacts& f) {
+nlohmann::json binaries_json(const ImageFacts& f) {
   nlohmann::json out = nlohmann::json::array();
   auto u = f.unreadable_elves.begin();
   for (const BinaryFacts& b : f.binaries) {
@@ -188,6 +182,8 @@ static nlohmann::json binaries_json(const ImageFacts& f) {
   for (; u != f.unreadable_elves.end(); ++u) out.push_back(*u);
   return out;
 }
+
+}  // namespace
 
 void to_json(nlohmann::json& j, const ImageFacts& f) {
   j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader},
