@@ -65,6 +65,7 @@ struct LibcInfo {
 struct LibraryNote {
   std::string missing_reason;    // why the loader fails on it, beyond "not found": the file it stops at
   std::string conf_only_path;    // missing, yet in an ld.so.conf directory: ld.so.cache lacks it (run ldconfig)
+  int conf_only_layer = -1;      // the layer that brought that file
   std::vector<std::string> cpu_alternatives;  // copies some CPUs load first (glibc-hwcaps, tls, hwcap cache entries)
   bool cpu_only = false;         // resolved only through those: missing on the other CPUs
 };

@@ -374,8 +374,9 @@ void LoaderEmulator::explain_missing(const Session& s, const std::string& name, 
                       : cache_state_ == Cache::Absent ? "the image has no /etc/ld.so.cache"
                                                       : "/etc/ld.so.cache is malformed (" + cache_problem_ + ")";
     l.note.conf_only_path = path;
+    l.note.conf_only_layer = view_.find(c.real)->layer;
     l.note.missing_reason = "found only through ld.so.conf (" + display_path(path) + ", layer " +
-                            std::to_string(view_.find(c.real)->layer) + "), and " + why +
+                            std::to_string(l.note.conf_only_layer) + "), and " + why +
                             ": glibc reads only the cache; run ldconfig in that layer";
     return;
   }
@@ -571,6 +572,7 @@ void LoaderEmulator::resolve(BinaryFacts& b) {
     } else {
       n.missing_reason.clear();
       n.conf_only_path.clear();
+      n.conf_only_layer = -1;
     }
     if (says_something(n)) b.library_notes.emplace(name, std::move(n));
   }

@@ -54,13 +54,6 @@ std::string relative_origin(const std::string& lib, const std::string& dependenc
   return rel == "." || rel.empty() ? "$ORIGIN" : "$ORIGIN/" + rel;
 }
 
-// The ELF file of the image at `path`, or nullptr (binaries are sorted by path).
-const BinaryFacts* binary_at(const ImageFacts& facts, const std::string& path) {
-  auto it = std::lower_bound(facts.binaries.begin(), facts.binaries.end(), path,
-                             [](const BinaryFacts& b, const std::string& p) { return b.path < p; });
-  return it != facts.binaries.end() && it->path == path ? &*it : nullptr;
-}
-
 // The library folder that a glibc-hwcaps ("glibc-hwcaps/x86-64-v3") or legacy hwcap subfolder
 // ("haswell/x86_64") `dir` belongs to. 2.36 is the last release that searches both kinds.
 std::string cpu_subdir_base(const std::string& dir, const ElfFacts& e) {
@@ -88,8 +81,10 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   struct MissingLibs {
     std::vector<std::string> libs, paths;
     std::set<std::string> python_packages;
-    // Where glibc would find them had ldconfig run (LibraryNote::conf_only_path), while every one is.
+    // Where glibc would find them had ldconfig run (LibraryNote::conf_only_path), and the layers that
+    // brought those files, while every one is.
     std::set<std::string> conf_only;
+    std::set<int> conf_layers;
     bool all_conf_only = true;
   };
   // By layer, the libraries missing, and the finding they follow from ("" when none).
@@ -103,13 +98,17 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     for (auto& lib : libs) {
       auto note = b.library_notes.find(lib);
       if (note == b.library_notes.end() || note->second.conf_only_path.empty()) m.all_conf_only = false;
-      else m.conf_only.insert(note->second.conf_only_path);
+      else {
+        m.conf_only.insert(note->second.conf_only_path);
+        if (int l = finding_layer(facts, note->second.conf_only_layer); l >= 0) m.conf_layers.insert(l);
+      }
     }
     if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
   };
 
   // Libraries no program loads at start-up, whose missing names the image holds elsewhere.
   auto add_unchecked = [&](const BinaryFacts& b, int layer) {
+    if (b.needed_elsewhere.empty()) return;
     std::vector<std::string> libs, found;
     for (auto& [name, path] : b.needed_elsewhere) {
       libs.push_back(name);
@@ -183,7 +182,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
       (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
     add_missing(b, layer, own, "libc-mismatch");
     add_missing(b, layer, rest, "");
-    if (!b.needed_elsewhere.empty()) add_unchecked(b, layer);
+    add_unchecked(b, layer);
     add_cpu_only(b, layer);
 
     // glibc's own objects require each other's versions: they ship together.
@@ -206,18 +205,12 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
                     " fail to import (ImportError).";
     LibraryPackages packages = packages_for_libraries(facts.distro.id, m.libs);
     std::vector<std::string> advice{missing_lib_advice(packages)};
-    std::vector<std::string> conf_paths;
-    std::set<int> conf_layers;
+    std::vector<std::string> conf_paths, layer_names;
     if (m.all_conf_only) {
       advice.insert(advice.begin(), "ldconfig");
-      for (auto& path : m.conf_only) {
-        conf_paths.push_back(display_path(path));
-        const BinaryFacts* lib = binary_at(facts, path);
-        if (int l = lib ? finding_layer(facts, lib->layer) : -1; l >= 0) conf_layers.insert(l);
-      }
+      for (auto& path : m.conf_only) conf_paths.push_back(display_path(path));
+      for (int l : m.conf_layers) layer_names.push_back(std::to_string(l));
     }
-    std::vector<std::string> layer_names;
-    for (int l : conf_layers) layer_names.push_back(std::to_string(l));
     std::map<std::string, std::string> vars{{"libs", join(m.libs, ", ")},
                                             {"first_lib", m.libs.front()},
                                             {"python_note", python_note},
