@@ -76,14 +76,18 @@ struct TarSide {
   }
 };
 
-// What a layer decompressed once must not be: compressed again.
+// The compression `head` starts with, or nullptr: a layer decompressed once must not be compressed again.
 const char* compression_name(std::string_view head) {
   if (looks_like_gzip(head)) return "gzip";
   if (head.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4)) return "zstd";
   if (head.substr(0, 6) == std::string_view("\xfd" "7zXZ\0", 6)) return "xz";
   return nullptr;
 }
-bool is_compressed(std::string_view head) { return compression_name(head) != nullptr; }
+
+[[noreturn]] void throw_compressed_twice(const std::string& inner, const std::string& outer) {
+  throw InputError("compressed twice: " + inner + " inside " + outer +
+                   " (a runtime decompresses a layer once and finds no tar)");
+}
 
 // What libarchive's filters decompress, for the formats imgaudit does not inflate itself.
 std::function<size_t(const void**)> libarchive_blocks(archive* raw) {
@@ -160,9 +164,8 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
     tar_side.next = [&, first = true](const void** out) mutable {
       *out = inflated.data();
       size_t n = gzip->read(inflated.data(), inflated.size());
-      if (std::exchange(first, false) && is_compressed(std::string_view(inflated.data(), n)))
-        throw InputError(std::string("compressed twice: ") + compression_name(std::string_view(inflated.data(), n)) +
-                         " inside gzip (a runtime decompresses a layer once and finds no tar)");
+      if (std::exchange(first, false))
+        if (const char* inner = compression_name(std::string_view(inflated.data(), n))) throw_compressed_twice(inner, "gzip");
       return n;
     };
   } else {
@@ -183,8 +186,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
   // libarchive peels compression as long as it finds some; a runtime decompresses a layer once, and
   // then finds no tar in it. The last filter is the blob's own bytes ("none").
   if (!gzip && archive_filter_count(raw.get()) > 2)
-    throw InputError(std::string("compressed twice: ") + archive_filter_name(raw.get(), 0) + " inside " +
-                     archive_filter_name(raw.get(), 1) + " (a runtime decompresses a layer once and finds no tar)");
+    throw_compressed_twice(archive_filter_name(raw.get(), 0), archive_filter_name(raw.get(), 1));
 
   LayerFacts facts;
   if (has_tar) {
