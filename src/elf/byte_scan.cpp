@@ -26,4 +26,29 @@ std::vector<size_t> find_first(std::string_view haystack, const std::vector<std:
   return found;
 }
 
+StreamScan::StreamScan(std::vector<std::string_view> needles)
+    : needles_(std::move(needles)), found_(needles_.size(), std::string_view::npos) {
+  for (std::string_view n : needles_) longest_ = std::max(longest_, n.size());
+}
+
+void StreamScan::record(const std::vector<size_t>& hits, uint64_t base) {
+  for (size_t i = 0; i < hits.size(); ++i)
+    if (found_[i] == std::string_view::npos && hits[i] != std::string_view::npos) found_[i] = size_t(base + hits[i]);
+}
+
+void StreamScan::feed(uint64_t offset, std::string_view piece) {
+  if (longest_ == 0 || piece.empty()) return;
+  if (offset != carry_end_) carry_.clear();  // a hole between: its zeros end any partial match
+  if (!carry_.empty()) {
+    // Needles that start in the carry and end in this piece.
+    std::string border = carry_;
+    border.append(piece.substr(0, longest_ - 1));
+    record(find_first(border, needles_), carry_end_ - carry_.size());
+  }
+  record(find_first(piece, needles_), offset);
+  carry_.append(piece.substr(piece.size() > longest_ ? piece.size() - longest_ : 0));
+  if (carry_.size() > longest_ - 1) carry_.erase(0, carry_.size() - (longest_ - 1));
+  carry_end_ = offset + piece.size();
+}
+
 }  // namespace imgaudit

@@ -4,8 +4,9 @@
 #include <cstring>
 #include <new>
 
-#include "elf/byte_scan.h"
+#include "elf/content_scan.h"
 #include "elf/dynamic_info.h"
+#include "elf/elf_capture.h"
 #include "elf/elf_file.h"
 #include "elf/go_buildinfo.h"
 #include "elf/target_os.h"
@@ -216,11 +217,18 @@ bool is_glibc_own_library(const ElfFacts& f) {
   return f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux") || starts_with(f.soname, "ld64.so");
 }
 
-// The Go build info: from .go.buildinfo when there are section headers,
-// otherwise the first 16-byte aligned magic anywhere in the file that decodes.
-std::optional<GoBuildInfo> go_buildinfo(const ElfFile& file, size_t scanned_at) {
+// The Go build info: from .go.buildinfo when there are section headers, otherwise the first
+// 16-byte aligned magic that decodes: anywhere in the file, or (of a file kept in parts) among
+// those the capture saw go by.
+std::optional<GoBuildInfo> go_buildinfo(const ElfFile& file, size_t scanned_at, const ElfCapture* kept) {
   if (const ElfFile::Section* s = file.section(".go.buildinfo"))
-    if (s->header.sh_type != SHT_NOBITS) return decode_go_buildinfo(file, s->header.sh_offset);
+    if (s->header.sh_type != SHT_NOBITS)
+      if (auto info = decode_go_buildinfo(file, s->header.sh_offset); info || file.whole()) return info;
+  if (kept) {
+    for (uint64_t at : kept->go_magic_offsets())
+      if (auto info = decode_go_buildinfo(file, at)) return info;
+    return std::nullopt;
+  }
   std::string_view bytes = file.bytes();
   for (size_t at = scanned_at; at != std::string_view::npos;) {
     if (at % 16 == 0)
@@ -255,52 +263,6 @@ void take_dynamic(DynamicInfo& dyn, ElfFacts& f) {
   f.soname = std::move(dyn.soname);
   f.version_needs = std::move(dyn.version_needs);
   f.glibc_required = newest_glibc(f.version_needs);
-}
-
-enum Needle {
-  kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld,
-  kGoMagic, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
-};
-
-// Which needles are worth looking for in a file.
-struct ScanScope {
-  bool maybe_libc;       // libc may be linked in (static) or be the file (musl's loader)
-  bool maybe_go;         // a Go section, or no sections to tell
-  bool sectionless;      // the Go build info can only be found by its magic
-  bool static_resolver;  // a resolver would be linked in: static, or maybe Go
-};
-
-struct ContentScan {
-  std::vector<size_t> at;  // file offset of each Needle, npos when absent
-  bool found(Needle n) const { return at[n] != std::string_view::npos; }
-};
-
-// One pass over the file's bytes for every needle in scope.
-ContentScan scan_content(const ElfFile& file, const ScanScope& scope) {
-  std::vector<std::string_view> needles(kNeedles);
-  needles[kRustPanic] = "rust_panic";
-  needles[kRustcPath] = "/rustc/";
-  // Rust's std names its sources in panic locations; distributions build it
-  // from their own folders (Debian: /usr/src/rustc-VERSION/), not /rustc/HASH/.
-  needles[kRustStd] = "library/std/src/";
-  needles[kMimalloc] = "mimalloc: ";
-  needles[kJemalloc] = "<jemalloc>";
-  needles[kTcmalloc] = "tcmalloc: ";
-  if (scope.maybe_libc) {
-    needles[kMusl] = "No error information";
-    needles[kGlibcTunables] = "GLIBC_TUNABLES";
-    needles[kGlibcTooOld] = "FATAL: kernel too old";
-  }
-  if (scope.maybe_go) {
-    if (scope.sectionless) needles[kGoMagic] = kGoBuildInfoMagic;
-    needles[kGoTzdata] = "time/tzdata.";
-    needles[kGoTls] = "crypto/tls.";
-  }
-  if (scope.static_resolver) {
-    needles[kResolvConf] = "/etc/resolv.conf";  // musl's resolver (resolvconf.c) and Go's net package read it
-    needles[kGlibcHostsLookup] = "__nss_hosts_lookup2";
-  }
-  return ContentScan{find_first(file.bytes(), needles)};
 }
 
 void set_runtime_facts(const SymbolEvidence& symbols, const ContentScan& scan, bool go, bool statically_linked,
@@ -359,7 +321,7 @@ void set_resolves_names(const SymbolEvidence& symbols, const ContentScan& scan, 
   f.resolves_names = (symbols.imports_resolver || carries) && !f.is_musl_loader;
 }
 
-ElfFacts collect(const ElfFile& file) {
+ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
   ElfFacts f;
   read_headers(file, f);
   DynamicInfo dyn = read_dynamic(file);
@@ -376,10 +338,10 @@ ElfFacts collect(const ElfFile& file) {
   scope.maybe_go = go_section || scope.sectionless;
   scope.maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
   scope.static_resolver = statically_linked || scope.maybe_go;
-  ContentScan scan = scan_content(file, scope);
+  ContentScan scan = kept ? narrowed(ContentScan{kept->needles_found()}, scope) : scan_content(file.bytes(), scope);
 
   std::optional<GoBuildInfo> go;
-  if (go_section || scan.found(kGoMagic)) go = go_buildinfo(file, scan.at[kGoMagic]);
+  if (go_section || scan.found(kGoMagic)) go = go_buildinfo(file, scan.at[kGoMagic], kept);
   if (go) {
     f.go_version = go->version;
     f.go_cgo = go->cgo;
@@ -391,22 +353,29 @@ ElfFacts collect(const ElfFile& file) {
   f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
   set_libc(symbols, scan, go, f);
   set_resolves_names(symbols, scan, go.has_value(), statically_linked, f);
-  if (is_glibc_own_library(f)) f.glibc_release = glibc_release_in(file.bytes());
-  if (f.is_musl_loader) f.musl_release = musl_release_in(file.bytes());
+  // A libc is never kept in parts (it is far smaller than kElfWholeFileBytes); the release
+  // strings are looked for only in a file kept whole.
+  if (is_glibc_own_library(f) && !kept) f.glibc_release = glibc_release_in(file.bytes());
+  if (f.is_musl_loader && !kept) f.musl_release = musl_release_in(file.bytes());
   return f;
 }
 
-}  // namespace
-
-ElfResult inspect_elf(std::string_view bytes) {
+template <typename Source>
+ElfResult inspect(const Source& source, const ElfCapture* kept) {
   try {
-    ElfFile file(bytes);
-    return ElfResult{collect(file), std::nullopt};
+    ElfFile file(source);
+    return ElfResult{collect(file, kept), std::nullopt};
   } catch (const ElfFormatError& e) {
     return ElfResult{std::nullopt, ElfError{e.message}};
   } catch (const std::bad_alloc&) {
     return ElfResult{std::nullopt, ElfError{"ELF tables too large to read"}};
   }
 }
+
+}  // namespace
+
+ElfResult inspect_elf(std::string_view bytes) { return inspect(bytes, nullptr); }
+
+ElfResult inspect_elf(const ElfCapture& kept) { return inspect(kept, kept.whole() ? nullptr : &kept); }
 
 }  // namespace imgaudit

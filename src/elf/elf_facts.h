@@ -75,6 +75,8 @@ struct ElfFacts {
 
 // Inspects the bytes of a whole ELF file. Every offset and count is bounded by
 // the buffer: a malformed file gives an ElfError, never partial facts.
+class ElfCapture;
+
 struct ElfError {
   std::string message;  // "section header table past end of file", ...
 };
@@ -85,6 +87,8 @@ struct ElfResult {
 };
 
 ElfResult inspect_elf(std::string_view bytes);
+// Inspects the parts of a file a capture kept (all of it, when small enough).
+ElfResult inspect_elf(const ElfCapture& kept);
 
 // True when the bytes start with the ELF magic.
 inline bool looks_like_elf(std::string_view head) {

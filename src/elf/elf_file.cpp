@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "elf/elf_capture.h"
+
 namespace imgaudit {
 
 void elf_fail(std::string message) { throw ElfFormatError{std::move(message)}; }
@@ -22,7 +24,14 @@ std::optional<uint64_t> times(uint64_t a, uint64_t b) {
 
 }  // namespace
 
-ElfFile::ElfFile(std::string_view bytes) : bytes_(bytes) {
+ElfFile::ElfFile(std::string_view bytes) : bytes_(bytes) { open(); }
+
+ElfFile::ElfFile(const ElfCapture& kept) : bytes_(kept.bytes()), kept_(kept.whole() ? nullptr : &kept) { open(); }
+
+bool ElfFile::whole() const { return kept_ == nullptr; }
+
+void ElfFile::open() {
+  std::string_view bytes = bytes_;
   if (!libelf_ready()) elf_fail("libelf is unusable");
   if (bytes.size() < EI_NIDENT || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0) elf_fail("not an ELF file");
   unsigned char cls = bytes[EI_CLASS], data = bytes[EI_DATA];
@@ -51,16 +60,31 @@ ElfFile::~ElfFile() { elf_end(elf_); }
 
 size_t ElfFile::record_size(Elf_Type type) const { return gelf_fsize(elf_, type, 1, EV_CURRENT); }
 
-std::string_view ElfFile::range(uint64_t offset, uint64_t size, const char* what) const {
+void ElfFile::check_within(uint64_t offset, uint64_t size, const char* what) const {
   if (offset > bytes_.size() || size > bytes_.size() - offset) elf_fail(std::string(what) + " past end of file");
+}
+
+std::string_view ElfFile::range(uint64_t offset, uint64_t size, const char* what) const {
+  check_within(offset, size, what);
+  if (kept_ && !kept_->covers(offset, size))
+    elf_fail(std::string(what) + " at offset " + std::to_string(offset) + " is not read: " + kept_->kept_description());
   return bytes_.substr(offset, size);
+}
+
+std::string_view ElfFile::kept_from(uint64_t offset) const {
+  if (offset > bytes_.size()) return {};
+  return kept_ ? kept_->covered_from(offset) : bytes_.substr(offset);
 }
 
 std::string_view ElfFile::at_vaddr(uint64_t vaddr, const char* what) const {
   for (const GElf_Phdr& ph : segments_) {
     if (ph.p_type != PT_LOAD || vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz) continue;
     uint64_t delta = vaddr - ph.p_vaddr;
-    return range(ph.p_offset + delta, ph.p_filesz - delta, what);
+    check_within(ph.p_offset + delta, ph.p_filesz - delta, what);
+    if (!kept_) return bytes_.substr(ph.p_offset + delta, ph.p_filesz - delta);
+    std::string_view kept = kept_->covered_from(ph.p_offset + delta);
+    if (kept.empty()) range(ph.p_offset + delta, 1, what);  // throws, saying what is read
+    return kept.substr(0, ph.p_filesz - delta);
   }
   elf_fail(std::string(what) + " outside the loaded segments");
 }
@@ -95,6 +119,11 @@ void ElfFile::read_sections() {
     elf_fail("section header count " + std::to_string(n) + " differs from ELF header " + std::to_string(count));
   size_t strndx = 0;
   if (n > 0 && elf_getshdrstrndx(elf_, &strndx) != 0) elf_fail("bad section name table index");
+  if (kept_ && strndx > 0 && strndx < n) {  // libelf reads the names from there
+    GElf_Shdr names;
+    if (!gelf_getshdr(elf_getscn(elf_, strndx), &names)) elf_fail("unreadable section name table header");
+    if (names.sh_type != SHT_NOBITS) range(names.sh_offset, names.sh_size, "section name table");
+  }
   sections_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     Elf_Scn* scn = elf_getscn(elf_, i);
@@ -125,7 +154,7 @@ void ElfFile::read_segments() {
   for (size_t i = 0; i < n; ++i) {
     if (!gelf_getphdr(elf_, int(i), &segments_[i])) elf_fail("unreadable program header " + std::to_string(i));
     const GElf_Phdr& ph = segments_[i];
-    if (ph.p_type == PT_LOAD) range(ph.p_offset, ph.p_filesz, "PT_LOAD segment");
+    if (ph.p_type == PT_LOAD) check_within(ph.p_offset, ph.p_filesz, "PT_LOAD segment");
   }
 }
 

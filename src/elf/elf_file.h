@@ -9,6 +9,8 @@
 
 namespace imgaudit {
 
+class ElfCapture;
+
 // Thrown by the ELF readers for a malformed file; inspect_elf turns it into an ElfError.
 struct ElfFormatError {
   std::string message;
@@ -17,6 +19,8 @@ struct ElfFormatError {
 // A read-only facade over libelf for one ELF file already in memory. Every
 // offset and count is checked against the buffer; a table that libelf would
 // silently shorten (headers past the end of the file) is an ElfFormatError.
+// Of a large file only parts may be kept (ElfCapture): reading outside them is an
+// ElfFormatError too, never zeros taken for content.
 class ElfFile {
  public:
   struct Section {
@@ -25,6 +29,7 @@ class ElfFile {
   };
 
   explicit ElfFile(std::string_view bytes);
+  explicit ElfFile(const ElfCapture& kept);
   ~ElfFile();
   ElfFile(const ElfFile&) = delete;
   ElfFile& operator=(const ElfFile&) = delete;
@@ -37,8 +42,12 @@ class ElfFile {
   const std::vector<Section>& sections() const { return sections_; }
   const Section* section(std::string_view name) const;
 
-  // Bytes [offset, offset + size) of the file; throws naming `what` when out of range.
+  // Bytes [offset, offset + size) of the file; throws naming `what` when out of range or not kept.
   std::string_view range(uint64_t offset, uint64_t size, const char* what) const;
+  // The kept bytes from `offset` on (to the end of the file when it is kept whole).
+  std::string_view kept_from(uint64_t offset) const;
+  // Every byte is here: nothing of the file was left out.
+  bool whole() const;
   // The file bytes from virtual address `vaddr` to the end of the PT_LOAD file image holding it.
   std::string_view at_vaddr(uint64_t vaddr, const char* what) const;
   // File offset of `bytes`, a view into this file.
@@ -48,10 +57,14 @@ class ElfFile {
   size_t record_size(Elf_Type type) const;
 
  private:
+  void open();
   void read_sections();
   void read_segments();
+  // Throws unless [offset, offset + size) lies in the file.
+  void check_within(uint64_t offset, uint64_t size, const char* what) const;
 
   std::string_view bytes_;
+  const ElfCapture* kept_ = nullptr;
   Elf* elf_ = nullptr;
   GElf_Ehdr ehdr_{};
   std::vector<GElf_Phdr> segments_;

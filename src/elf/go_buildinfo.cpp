@@ -63,16 +63,16 @@ std::optional<bool> cgo_setting(std::string_view modinfo) {
 }  // namespace
 
 std::optional<GoBuildInfo> decode_go_buildinfo(const ElfFile& file, size_t offset) {
-  std::string_view bytes = file.bytes();
-  if (offset > bytes.size() || bytes.size() - offset < kHeaderSize) return std::nullopt;
-  std::string_view header = bytes.substr(offset, kHeaderSize);
+  std::string_view blob = file.kept_from(offset);
+  if (blob.size() < kHeaderSize) return std::nullopt;
+  std::string_view header = blob.substr(0, kHeaderSize);
   if (header.substr(0, kGoBuildInfoMagic.size()) != kGoBuildInfoMagic) return std::nullopt;
   size_t ptr_size = static_cast<unsigned char>(header[14]);
   unsigned char flags = header[15];
   bool big = flags & 1;
   std::optional<std::string_view> version, modinfo;
   if (flags & 2) {
-    std::string_view rest = bytes.substr(offset + kHeaderSize);
+    std::string_view rest = blob.substr(kHeaderSize);
     version = read_inline_string(rest);
     if (version) modinfo = read_inline_string(rest);
   } else {

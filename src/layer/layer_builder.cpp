@@ -3,14 +3,19 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "elf/elf_capture.h"
 #include "util/error.h"
+#include "util/human_size.h"
 #include "util/paths.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr uint64_t kMaxElfSize = uint64_t(1) << 30;
 constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
 constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 constexpr std::string_view kWhiteoutPrefix = ".wh.";
@@ -21,11 +26,21 @@ constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
   throw InputError(what + ": " + (reason ? reason : "unreadable data"));
 }
 
-// Reads up to `n` bytes of the current entry; returns how many, 0 at its end.
-size_t read_some(archive* a, char* buf, size_t n, const std::string& path) {
-  la_ssize_t got = archive_read_data(a, buf, n);
-  if (got < 0) throw_archive_error(a, "cannot read " + display_path(path));
-  return size_t(got);
+// A piece of an entry's data at its offset in the file; a gap before it is a hole of zeros.
+struct DataBlock {
+  uint64_t offset;
+  std::string_view bytes;
+};
+
+// The entry's next block of data as libarchive holds it (no copy); nullopt at its end.
+std::optional<DataBlock> next_block(archive* a, const std::string& path) {
+  const void* data;
+  size_t n;
+  la_int64_t offset;
+  int r = archive_read_data_block(a, &data, &n, &offset);
+  if (r == ARCHIVE_EOF) return std::nullopt;
+  if (r < ARCHIVE_OK) throw_archive_error(a, "cannot read " + display_path(path));
+  return DataBlock{uint64_t(offset), std::string_view(static_cast<const char*>(data), n)};
 }
 
 EntryType classify(archive_entry* e, const char* hardlink) {
@@ -92,19 +107,59 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   if (entry.type == EntryType::File) read_content(a, entry.path, entry.size);
 }
 
+template <typename EachBlock>
+void LayerBuilder::read_elf(const std::string& path, uint64_t size, EachBlock&& each_block) {
+  std::optional<ElfCapture> kept;
+  try {
+    kept.emplace(size);
+  } catch (const std::length_error& e) {
+    out_.elf_errors[path] = "not inspected: " + std::to_string(size) + " bytes is " + e.what();
+    return;
+  } catch (const std::bad_alloc&) {
+    out_.elf_errors[path] = "not inspected: no memory to map its " + human_size(size);
+    return;
+  }
+  each_block([&](uint64_t offset, std::string_view piece) {
+    kept->add(offset, piece);
+    return true;
+  });
+  kept->finish();
+  ElfResult r = inspect_elf(*kept);
+  if (r.facts && kept->whole() && is_elf_blob_worth_keeping(*r.facts)) out_.blobs[path] = std::string(kept->bytes());
+  if (r.facts)
+    out_.elves[path] = std::move(*r.facts);
+  else
+    out_.elf_errors[path] = r.error ? r.error->message : "unreadable ELF file";
+}
+
+// The content goes by block, as libarchive gives it: the holes of a sparse entry cost neither
+// time nor memory. (archive_read_data would zero-fill them, and it cannot be mixed with blocks.)
 void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {
-  char buf[1 << 16];
-  size_t head = read_some(a, buf, 4, path);
-  bool elf = looks_like_elf(std::string_view(buf, head));
+  // The first blocks, until the ELF magic can be told (a block may be shorter than it).
+  std::vector<std::pair<uint64_t, std::string>> first;
+  std::string head;
+  while (head.size() < 4) {
+    auto block = next_block(a, path);
+    if (!block) break;
+    first.emplace_back(block->offset, std::string(block->bytes));
+    if (block->offset != head.size()) break;  // a hole: zeros are no magic
+    head.append(block->bytes.substr(0, 4 - head.size()));
+  }
+  bool elf = looks_like_elf(head);
   bool text = !elf && is_text_worth_reading(path);
   bool blob = !elf && !text && is_blob_worth_reading(path);
   if (!elf && !text && !blob) return;  // the next header skips the rest without buffering
+  auto each_block = [&](auto&& take) {
+    for (const auto& [offset, bytes] : first)
+      if (!take(offset, std::string_view(bytes))) return;
+    while (auto block = next_block(a, path))
+      if (!take(block->offset, block->bytes)) return;
+  };
+  if (elf) return read_elf(path, size, each_block);
 
-  uint64_t cap = elf ? kMaxElfSize : text ? kMaxTextSize : kMaxBlobSize;
-  // An ELF file is never dropped: one too large to inspect is reported as such (elf-unreadable).
+  uint64_t cap = text ? kMaxTextSize : kMaxBlobSize;
   auto over_cap = [&](const std::string& why) {
-    if (elf) out_.elf_errors[path] = "not inspected: " + why;
-    else out_.warnings.push_back("skipped content of " + display_path(path) + ": " + why);
+    out_.warnings.push_back("skipped content of " + display_path(path) + ": " + why);
   };
   if (size > cap) {
     over_cap(std::to_string(size) + " bytes is over the limit of " + std::to_string(cap));
@@ -112,24 +167,21 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   }
   std::string bytes;
   bytes.reserve(size_t(size));  // appends below stay within it: memory is the file's size
-  bytes.append(buf, head);
-  while (size_t n = read_some(a, buf, sizeof buf, path)) {
-    if (bytes.size() + n > cap) {
-      over_cap("over the limit of " + std::to_string(cap) + " bytes");
-      return;
+  bool over = false;
+  each_block([&](uint64_t offset, std::string_view piece) {
+    if (offset > cap || piece.size() > cap - offset) {
+      over = true;
+      return false;
     }
-    bytes.append(buf, n);
-  }
-  if (text || blob) {
-    (text ? out_.texts : out_.blobs)[path] = std::move(bytes);
+    bytes.resize(size_t(offset));  // zeros for a hole before it
+    bytes.append(piece);
+    return true;
+  });
+  if (over) {
+    over_cap("over the limit of " + std::to_string(cap) + " bytes");
     return;
   }
-  ElfResult r = inspect_elf(bytes);
-  if (r.facts && is_elf_blob_worth_keeping(*r.facts)) out_.blobs[path] = bytes;
-  if (r.facts)
-    out_.elves[path] = std::move(*r.facts);
-  else
-    out_.elf_errors[path] = r.error ? r.error->message : "unreadable ELF file";
+  (text ? out_.texts : out_.blobs)[path] = std::move(bytes);
 }
 
 }  // namespace imgaudit

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "layer/layer_facts.h"
 
@@ -23,6 +24,8 @@ class LayerBuilder {
 
  private:
   void read_content(archive* a, const std::string& path, uint64_t size);
+  template <typename EachBlock>
+  void read_elf(const std::string& path, uint64_t size, EachBlock&& each_block);
   LayerFacts& out_;
 };
 

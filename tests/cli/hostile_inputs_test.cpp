@@ -114,9 +114,9 @@ TEST(HostileInput, DamagedAndOversizedElfFilesAreReportedNotDropped) {
   std::string far_phdrs = good;
   for (int i = 0; i < 8; ++i) far_phdrs[0x20 + i] = i < 6 ? '\xff' : '\0';  // e_phoff: 2^48 - 1
   write_file(root + "/bin/far-phdrs", far_phdrs, 0755);
-  // Past the 1 GiB imgaudit inspects, without writing it: a sparse file behind a real header.
+  // Past the 64 GiB imgaudit inspects, without writing it: a sparse file behind a real header.
   write_file(root + "/bin/huge", good.substr(0, 64), 0755);
-  std::filesystem::resize_file(root + "/bin/huge", (uint64_t(1) << 30) + 1);
+  std::filesystem::resize_file(root + "/bin/huge", (uint64_t(64) << 30) + 1);
 
   CliResult r = run_imgaudit("--format json --fail-on never '" + root + "'");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -127,7 +127,7 @@ TEST(HostileInput, DamagedAndOversizedElfFilesAreReportedNotDropped) {
   EXPECT_TRUE(errors["/bin/good"].is_null());
   for (const char* bad : {"/bin/cut", "/bin/far-phdrs", "/bin/huge"})
     EXPECT_TRUE(errors[bad].is_string() && !errors[bad].get<std::string>().empty()) << bad << " " << errors[bad];
-  EXPECT_NE(errors["/bin/huge"].get<std::string>().find("not inspected: 1073741825 bytes is over the limit of 1073741824"),
+  EXPECT_NE(errors["/bin/huge"].get<std::string>().find("not inspected: 68719476737 bytes is over the limit of 64.0 GiB"),
             std::string::npos)
       << errors["/bin/huge"];
 

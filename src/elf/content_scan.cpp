@@ -1,0 +1,46 @@
+#include "elf/content_scan.h"
+
+#include "elf/byte_scan.h"
+#include "elf/go_buildinfo.h"
+
+namespace imgaudit {
+
+std::vector<std::string_view> content_needles(const ScanScope& scope) {
+  std::vector<std::string_view> needles(kNeedles);
+  needles[kRustPanic] = "rust_panic";
+  needles[kRustcPath] = "/rustc/";
+  // Rust's std names its sources in panic locations; distributions build it
+  // from their own folders (Debian: /usr/src/rustc-VERSION/), not /rustc/HASH/.
+  needles[kRustStd] = "library/std/src/";
+  needles[kMimalloc] = "mimalloc: ";
+  needles[kJemalloc] = "<jemalloc>";
+  needles[kTcmalloc] = "tcmalloc: ";
+  if (scope.maybe_libc) {
+    needles[kMusl] = "No error information";
+    needles[kGlibcTunables] = "GLIBC_TUNABLES";
+    needles[kGlibcTooOld] = "FATAL: kernel too old";
+  }
+  if (scope.maybe_go) {
+    if (scope.sectionless) needles[kGoMagic] = kGoBuildInfoMagic;
+    needles[kGoTzdata] = "time/tzdata.";
+    needles[kGoTls] = "crypto/tls.";
+  }
+  if (scope.static_resolver) {
+    needles[kResolvConf] = "/etc/resolv.conf";  // musl's resolver (resolvconf.c) and Go's net package read it
+    needles[kGlibcHostsLookup] = "__nss_hosts_lookup2";
+  }
+  return needles;
+}
+
+ContentScan scan_content(std::string_view bytes, const ScanScope& scope) {
+  return ContentScan{find_first(bytes, content_needles(scope))};
+}
+
+ContentScan narrowed(ContentScan every, const ScanScope& scope) {
+  std::vector<std::string_view> in_scope = content_needles(scope);
+  for (size_t i = 0; i < in_scope.size(); ++i)
+    if (in_scope[i].empty()) every.at[i] = std::string_view::npos;
+  return every;
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,38 @@
+#pragma once
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace imgaudit {
+
+// Strings whose presence anywhere in an ELF file tells what it carries.
+enum Needle {
+  kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld,
+  kGoMagic, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
+};
+
+// Which needles are worth looking for in a file.
+struct ScanScope {
+  bool maybe_libc;       // libc may be linked in (static) or be the file (musl's loader)
+  bool maybe_go;         // a Go section, or no sections to tell
+  bool sectionless;      // the Go build info can only be found by its magic
+  bool static_resolver;  // a resolver would be linked in: static, or maybe Go
+};
+
+// For a scan made before the file's kind is known (a file read as a stream).
+inline constexpr ScanScope kEveryNeedle{true, true, true, true};
+
+// Needle order; a needle out of scope is empty.
+std::vector<std::string_view> content_needles(const ScanScope& scope);
+
+struct ContentScan {
+  std::vector<size_t> at;  // file offset of each Needle, npos when absent
+  bool found(Needle n) const { return at[n] != std::string_view::npos; }
+};
+
+// One pass over the bytes for every needle in scope.
+ContentScan scan_content(std::string_view bytes, const ScanScope& scope);
+// A scan of every needle narrowed to `scope`, as scan_content would have found it.
+ContentScan narrowed(ContentScan every, const ScanScope& scope);
+
+}  // namespace imgaudit

@@ -1,0 +1,214 @@
+#include "elf/elf_capture.h"
+
+#include <gelf.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <new>
+#include <stdexcept>
+
+#include "elf/content_scan.h"
+#include "elf/go_buildinfo.h"
+#include "util/human_size.h"
+
+namespace imgaudit {
+namespace {
+
+constexpr uint64_t kLargeCaptureBytes = kElfHeadWindow + kElfTailWindow +
+                                        kMaxElfSegmentWindows * kElfSegmentWindow + kMaxGoMagics * kGoBuildInfoWindow;
+static_assert(kLargeCaptureBytes <= kElfMemoryBudget && kElfWholeFileBytes <= kElfMemoryBudget);
+
+// Bytes of capture memory the threads may hold at once; a thread waits for its share.
+class CaptureBudget {
+ public:
+  void take(uint64_t n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    freed_.wait(lock, [&] { return used_ + n <= kElfMemoryBudget; });
+    used_ += n;
+  }
+  void give_back(uint64_t n) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      used_ -= n;
+    }
+    freed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  uint64_t used_ = 0;
+};
+
+CaptureBudget& budget() {
+  static CaptureBudget b;
+  return b;
+}
+
+std::vector<std::string_view> every_needle() { return content_needles(kEveryNeedle); }
+
+}  // namespace
+
+ElfCapture::ElfCapture(uint64_t size)
+    : size_(size), whole_(size <= kElfWholeFileBytes), scan_(whole_ ? std::vector<std::string_view>{} : every_needle()) {
+  if (size > kMaxElfSize) throw std::length_error("over the limit of " + human_size(kMaxElfSize));
+  reserved_ = whole_ ? size : kLargeCaptureBytes;
+  if (size > 0) {
+    size_t page = size_t(sysconf(_SC_PAGESIZE));
+    mapped_ = size_t((size + page - 1) / page * page);
+    void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+  }
+  budget().take(reserved_);
+  if (whole_) {
+    windows_.push_back({0, size, 0, 0});
+  } else {
+    want(0, kElfHeadWindow, 0);
+    want(size - kElfTailWindow, kElfTailWindow, 0);
+  }
+}
+
+ElfCapture::~ElfCapture() {
+  if (data_) munmap(data_, mapped_);
+  budget().give_back(reserved_);
+}
+
+void ElfCapture::want(uint64_t begin, uint64_t length, uint64_t now) {
+  if (begin >= size_) return;
+  uint64_t end = begin + std::min(length, size_ - begin);
+  uint64_t from = std::max(begin, now);
+  windows_.push_back({begin, end, from, from});
+}
+
+void ElfCapture::add(uint64_t offset, std::string_view piece) {
+  if (offset < received_ || offset >= size_) return;
+  piece = piece.substr(0, size_t(std::min<uint64_t>(piece.size(), size_ - offset)));
+  uint64_t end = offset + piece.size();
+  for (Window& w : windows_) {
+    if (w.to < received_ || w.to >= w.end) continue;  // not growing: wanted after its bytes went by, or full
+    uint64_t lo = std::max(offset, w.to), hi = std::min(end, w.end);
+    if (lo < hi) memcpy(data_ + lo, piece.data() + (lo - offset), size_t(hi - lo));
+    w.to = std::max(w.to, std::min(end, w.end));  // the hole before `offset`, if any, is zeros already
+  }
+  bool contiguous = offset == received_;
+  received_ = end;
+  if (whole_) return;
+  scan_.feed(offset, piece);
+  find_go_magics(offset, piece, contiguous);
+  if (!segments_read_) want_segments();
+}
+
+void ElfCapture::finish() {
+  for (Window& w : windows_)
+    if (w.to >= received_) w.to = w.end;
+  received_ = size_;
+}
+
+// Once the head holds the program headers, the segments they name become windows too.
+void ElfCapture::want_segments() {
+  constexpr size_t kHeader = sizeof(Elf64_Ehdr);
+  if (received_ < kHeader) return;
+  if (elf_version(EV_CURRENT) == EV_NONE) return;
+  Elf* elf = elf_memory(data_, size_t(size_));
+  if (!elf) {
+    segments_read_ = true;  // the inspector will say what is wrong
+    return;
+  }
+  GElf_Ehdr eh;
+  size_t count = 0;
+  bool ok = gelf_getehdr(elf, &eh) && eh.e_phnum != PN_XNUM && elf_getphdrnum(elf, &count) == 0;
+  uint64_t table_end = ok ? eh.e_phoff + uint64_t(count) * gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT) : 0;
+  if (ok && table_end > received_ && table_end <= kElfHeadWindow) {
+    elf_end(elf);
+    return;  // not all here yet
+  }
+  segments_read_ = true;
+  size_t named = 0;
+  for (size_t i = 0; ok && table_end <= kElfHeadWindow && i < count && named < kMaxElfSegmentWindows; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf, int(i), &ph)) break;
+    if (ph.p_type != PT_DYNAMIC && ph.p_type != PT_INTERP && ph.p_type != PT_NOTE) continue;
+    want(ph.p_offset, std::min(ph.p_filesz, kElfSegmentWindow), received_);
+    ++named;
+  }
+  elf_end(elf);
+}
+
+void ElfCapture::note_go_magic(uint64_t magic, std::string_view from_magic) {
+  if (magic % 16 != 0 || go_magics_.size() >= kMaxGoMagics) return;
+  go_magics_.push_back(magic);
+  want(magic, kGoBuildInfoWindow, magic);
+  Window& w = windows_.back();
+  size_t n = size_t(std::min<uint64_t>(from_magic.size(), w.end - magic));
+  memcpy(data_ + magic, from_magic.data(), n);  // what has arrived of it
+  w.to = magic + n;
+}
+
+// Magics in `text`, which starts at file offset `start`, that begin before `limit` (offset in text).
+void ElfCapture::find_go_magics_in(std::string_view text, uint64_t start, size_t limit) {
+  for (size_t at = 0; at < limit && go_magics_.size() < kMaxGoMagics; ++at) {
+    const void* hit = memmem(text.data() + at, text.size() - at, kGoBuildInfoMagic.data(), kGoBuildInfoMagic.size());
+    if (!hit) return;
+    at = size_t(static_cast<const char*>(hit) - text.data());
+    if (at < limit) note_go_magic(start + at, text.substr(at));
+  }
+}
+
+void ElfCapture::find_go_magics(uint64_t offset, std::string_view piece, bool contiguous) {
+  const size_t keep = kGoBuildInfoMagic.size() - 1;
+  if (!contiguous) go_carry_.clear();
+  if (!go_carry_.empty()) {  // a magic that starts in the previous piece and ends in this one
+    std::string border = go_carry_;
+    border.append(piece.substr(0, keep));
+    uint64_t start = offset - go_carry_.size();
+    find_go_magics_in(border, start, go_carry_.size());
+    // Of a magic starting in the carry, the bytes after the border are this piece's.
+    if (!go_magics_.empty() && go_magics_.back() >= start && go_magics_.back() < offset) {
+      Window& w = windows_.back();
+      uint64_t lo = std::max(w.to, offset);
+      uint64_t hi = std::min(w.end, offset + piece.size());
+      if (lo < hi) memcpy(data_ + lo, piece.data() + (lo - offset), size_t(hi - lo));
+      w.to = std::max(w.to, hi);
+    }
+  }
+  find_go_magics_in(piece, offset, piece.size());
+  go_carry_.append(piece.substr(piece.size() > keep ? piece.size() - keep : 0));
+  if (go_carry_.size() > keep) go_carry_.erase(0, go_carry_.size() - keep);
+}
+
+void ElfCapture::merged(std::vector<std::pair<uint64_t, uint64_t>>& out) const {
+  out.clear();
+  for (const Window& w : windows_)
+    if (w.from < w.to) out.emplace_back(w.from, w.to);
+  std::sort(out.begin(), out.end());
+  size_t n = 0;
+  for (auto& r : out) {
+    if (n > 0 && r.first <= out[n - 1].second) out[n - 1].second = std::max(out[n - 1].second, r.second);
+    else out[n++] = r;
+  }
+  out.resize(n);
+}
+
+bool ElfCapture::covers(uint64_t offset, uint64_t length) const {
+  return covered_from(offset).size() >= length && (length > 0 || offset <= size_);
+}
+
+std::string_view ElfCapture::covered_from(uint64_t offset) const {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  merged(runs);
+  for (const auto& [from, to] : runs)
+    if (from <= offset && offset < to) return std::string_view(data_ + offset, size_t(to - offset));
+  return {};
+}
+
+std::string ElfCapture::kept_description() const {
+  return "of this " + human_size(size_) + " file only the first " + human_size(kElfHeadWindow) + ", the last " +
+         human_size(kElfTailWindow) + " and the segments its program headers name are read";
+}
+
+}  // namespace imgaudit

@@ -1,0 +1,107 @@
+// A large ELF file is read in parts (ElfCapture): its facts are those of the whole file, its memory is
+// the parts', and the Go build info magic is found wherever the stream's pieces split it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+#include "elf/content_scan.h"
+#include "elf/elf_capture.h"
+#include "elf/go_buildinfo.h"
+#include "elf_test_support.h"
+
+using namespace imgaudit;
+using namespace imgaudit::test;
+
+namespace {
+
+// Over kElfWholeFileBytes: a 100 MiB table in .rodata puts the data segment, PT_DYNAMIC and (of a static
+// program) .symtab far past the head window.
+constexpr const char* kPaddedProgram = R"(#include <pthread.h>
+static const char pad[100 << 20] = {1};
+static void* run(void* a) { return a; }
+int main(int argc, char** argv) { pthread_t t; pthread_create(&t, 0, run, 0); pthread_join(t, 0); return pad[argc * 4096]; }
+)";
+
+std::unique_ptr<ElfCapture> captured(std::string_view bytes, size_t piece) {
+  auto kept = std::make_unique<ElfCapture>(bytes.size());
+  for (size_t at = 0; at < bytes.size(); at += piece) kept->add(at, bytes.substr(at, piece));
+  kept->finish();
+  return kept;
+}
+
+nlohmann::json facts_json(const ElfResult& r) {
+  EXPECT_FALSE(r.error) << r.error->message;
+  return r.facts ? nlohmann::json(*r.facts) : nlohmann::json();
+}
+
+void expect_same_facts_in_parts(const std::string& compiler, const std::string& flags) {
+  if (std::string why = toolchain_problem(compiler, flags); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  std::string path = build(tmp, compiler, kPaddedProgram, "padded", flags);
+  ASSERT_FALSE(path.empty());
+  std::string bytes = read_file(path);
+  ASSERT_GT(bytes.size(), kElfHeadWindow + kElfTailWindow + (uint64_t(64) << 20));
+  nlohmann::json whole = facts_json(inspect_elf(bytes));
+  for (size_t piece : {size_t(65536), size_t(4093)}) {
+    auto kept = captured(bytes, piece);
+    ASSERT_FALSE(kept->whole());
+    EXPECT_FALSE(kept->covers(uint64_t(50) << 20, 1)) << "the middle of the table is not kept";
+    EXPECT_EQ(facts_json(inspect_elf(*kept)), whole) << "pieces of " << piece;
+  }
+}
+
+}  // namespace
+
+TEST(ElfCapture, DynamicProgramReadInPartsHasTheFactsOfTheWholeFile) { expect_same_facts_in_parts("gcc", ""); }
+
+TEST(ElfCapture, StaticMuslProgramReadInPartsHasTheFactsOfTheWholeFile) {
+  expect_same_facts_in_parts("musl-gcc", "-static");
+}
+
+TEST(ElfCapture, SmallFileIsKeptWhole) {
+  std::string bytes(1000, 'x');
+  auto kept = captured(bytes, 7);
+  EXPECT_TRUE(kept->whole());
+  EXPECT_EQ(kept->bytes(), bytes);
+  EXPECT_TRUE(kept->covers(0, 1000));
+  EXPECT_FALSE(kept->covers(1, 1000));
+}
+
+// Holes of a sparse entry are zeros: covered where a window wants them, never a reason to fail.
+TEST(ElfCapture, HolesInsideAWindowAreCoveredZeros) {
+  const uint64_t size = kElfWholeFileBytes + 1;
+  ElfCapture kept(size);
+  kept.add(0, "\x7f" "ELF");
+  kept.add(1000, "abc");
+  EXPECT_TRUE(kept.covers(0, 1003));
+  EXPECT_EQ(kept.bytes().substr(4, 4), std::string(4, '\0'));
+  EXPECT_FALSE(kept.covers(1003, 1)) << "not received yet";
+  kept.finish();
+  EXPECT_TRUE(kept.covers(0, kElfHeadWindow));
+  EXPECT_TRUE(kept.covers(size - kElfTailWindow, kElfTailWindow));
+  EXPECT_FALSE(kept.covers(kElfHeadWindow, 1));
+}
+
+// A 16-byte aligned magic split between two pieces is found and what follows it kept; a misaligned one is not.
+TEST(ElfCapture, GoBuildInfoMagicIsFoundAcrossPieces) {
+  const uint64_t size = uint64_t(48) << 20;
+  const uint64_t magic_at = uint64_t(30) << 20;  // 16-byte aligned, outside the head and tail windows
+  std::string blob = std::string(kGoBuildInfoMagic) + std::string(2, '\0') + std::string(16, '\0') + "\x08go1.22.1";
+  ElfCapture kept(size);
+  kept.add(0, "\x7f" "ELF");
+  kept.add(magic_at - 1000 + 3, std::string(1000 - 3, 'z') + blob.substr(0, 5));  // the magic's first 5 bytes
+  kept.add(magic_at + 5, blob.substr(5) + "tail");
+  kept.add(magic_at + 4096 + 1, blob);  // misaligned
+  kept.finish();
+  ASSERT_EQ(kept.go_magic_offsets(), std::vector<uint64_t>{magic_at});
+  std::string_view from_magic = kept.covered_from(magic_at);
+  ASSERT_GE(from_magic.size(), blob.size() + 4);
+  EXPECT_EQ(from_magic.substr(0, blob.size() + 4), blob + "tail");
+  EXPECT_EQ(kept.needles_found()[kGoMagic], magic_at);
+}
+
+TEST(ElfCapture, OverTheSizeLimitIsRefused) {
+  EXPECT_THROW(ElfCapture(kMaxElfSize + 1), std::length_error);
+}
