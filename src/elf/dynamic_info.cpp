@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <unordered_set>
 
 namespace imgaudit {
 namespace {
@@ -13,6 +14,12 @@ namespace {
 constexpr size_t kMaxNeeded = 4096;
 constexpr size_t kMaxLibraryName = 4096;   // DT_NEEDED, DT_SONAME
 constexpr size_t kMaxSearchPath = 65536;   // DT_RPATH, DT_RUNPATH
+// Symbols are only matched against names of under 32 bytes (pthread_create, getaddrinfo, __res_*): a
+// longer name is seen by its first bytes, so no lookup scans far for its end (a table of a million
+// symbols naming one unterminated 16 MiB string took hours). The largest unstripped programs (a
+// browser, a JVM) carry a few million symbols.
+constexpr size_t kSymbolNameSeen = 256;
+constexpr uint64_t kMaxSymbolsVisited = uint64_t(1) << 24;
 
 // A string table; every lookup is bounded by it.
 struct StringTable {
@@ -25,6 +32,15 @@ struct StringTable {
     const void* end = std::memchr(rest.data(), '\0', rest.size());
     if (!end) elf_fail(std::string("unterminated string in ") + what);
     return rest.substr(0, static_cast<const char*>(end) - rest.data());
+  }
+
+  // The string at `offset`, or its first kSymbolNameSeen bytes when it is longer.
+  std::string_view prefix_at(uint64_t offset) const {
+    if (offset >= bytes.size()) elf_fail(std::string(what) + " offset out of range");
+    std::string_view rest = bytes.substr(offset, kSymbolNameSeen);
+    const void* end = std::memchr(rest.data(), '\0', rest.size());
+    if (!end && rest.size() < kSymbolNameSeen) elf_fail(std::string("unterminated string in ") + what);
+    return end ? rest.substr(0, static_cast<const char*>(end) - rest.data()) : rest;
   }
 };
 
@@ -227,14 +243,17 @@ DynamicInfo read_dynamic(const ElfFile& file) {
 bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
                    const std::function<void(std::string_view, bool, bool)>& visit) {
   size_t entry = file.record_size(ELF_T_SYM);
+  uint64_t visited = 0;
   auto visit_table = [&](std::string_view part, const StringTable& names, uint64_t count, const char* what, bool dynamic) {
     if (count == 0) return;
     if (part.size() / entry < count || count > INT32_MAX) elf_fail(std::string(what) + " past end of file");
+    visited += count;
+    if (visited > kMaxSymbolsVisited) elf_fail("over " + std::to_string(kMaxSymbolsVisited) + " symbols");
     Elf_Data* data = file.typed(part.substr(0, count * entry), ELF_T_SYM, "symbol table");
     for (uint64_t i = 1; i < count; ++i) {
       GElf_Sym sym;
       if (!gelf_getsym(data, int(i), &sym)) elf_fail("unreadable symbol");
-      if (sym.st_name != 0) visit(names.at(sym.st_name), sym.st_shndx != SHN_UNDEF, dynamic);
+      if (sym.st_name != 0) visit(names.prefix_at(sym.st_name), sym.st_shndx != SHN_UNDEF, dynamic);
     }
   };
   bool any = false;
@@ -244,8 +263,10 @@ bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
     any = true;
   }
   const auto& sections = file.sections();
+  std::unordered_set<uint64_t> tables_seen;  // one table named by many section headers is read once
   for (const ElfFile::Section& s : sections) {
     if (s.header.sh_type != SHT_SYMTAB) continue;
+    if (!tables_seen.insert(s.header.sh_offset).second) continue;
     if (s.header.sh_link == 0 || s.header.sh_link >= sections.size()) elf_fail("symbol table without string table");
     const GElf_Shdr& str = sections[s.header.sh_link].header;
     StringTable names{file.range(str.sh_offset, str.sh_size, "symbol string table"), "symbol string table"};

@@ -1,6 +1,9 @@
 // Malformed files must give facts or an ElfError: never a crash, a hang, or
 // (for a truncated dynamic binary) facts that call it static.
+#include <elf.h>
+
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <random>
 
@@ -157,6 +160,65 @@ TEST(ElfHostileInput, TooManyNeededEntries) {
   std::string bin = build(dir, "gcc", kHelloC, "many", "-L'" + dir.path() + "' -Wl,--no-as-needed" + libs);
   ASSERT_FALSE(bin.empty());
   EXPECT_EQ(error_of(read_file(bin)), "over 4096 DT_NEEDED entries");
+}
+
+// An object file whose half a million symbols all name one 16 MiB string, and whose symbol table 1000
+// more section headers name again: each name is read no further than any name looked for, and the table
+// once. Reading every name to its end, every time, took hours.
+std::string symbol_bomb() {
+  constexpr size_t kSymbols = 500000, kStringBytes = size_t(16) << 20, kRepeats = 1000;
+  const std::string section_names("\0.symtab\0.strtab\0.shstrtab\0", 27);
+  const size_t symtab = sizeof(Elf64_Ehdr), strtab = symtab + kSymbols * sizeof(Elf64_Sym);
+  const size_t shstrtab = strtab + kStringBytes, headers = shstrtab + section_names.size();
+  const size_t count = 4 + kRepeats;
+  std::string bytes(headers + count * sizeof(Elf64_Shdr), '\0');
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_REL;
+  eh.e_machine = EM_X86_64;
+  eh.e_version = EV_CURRENT;
+  eh.e_ehsize = sizeof eh;
+  eh.e_shoff = headers;
+  eh.e_shentsize = sizeof(Elf64_Shdr);
+  eh.e_shnum = count;
+  eh.e_shstrndx = 3;
+  put(bytes, 0, eh);
+  for (size_t i = 1; i < kSymbols; ++i) {
+    Elf64_Sym sym{};
+    sym.st_name = 1;
+    sym.st_shndx = 1;
+    put(bytes, symtab + i * sizeof sym, sym);
+  }
+  std::memset(&bytes[strtab + 1], 'A', kStringBytes - 2);  // one name, ended by the table's last byte
+  bytes.replace(shstrtab, section_names.size(), section_names);
+  auto section = [&](size_t index, uint32_t name, uint32_t type, size_t offset, size_t size, uint32_t link) {
+    Elf64_Shdr sh{};
+    sh.sh_name = name;
+    sh.sh_type = type;
+    sh.sh_offset = offset;
+    sh.sh_size = size;
+    sh.sh_link = link;
+    sh.sh_entsize = type == SHT_SYMTAB ? sizeof(Elf64_Sym) : 0;
+    put(bytes, headers + index * sizeof sh, sh);
+  };
+  section(1, 1, SHT_SYMTAB, symtab, kSymbols * sizeof(Elf64_Sym), 2);
+  section(2, 9, SHT_STRTAB, strtab, kStringBytes, 0);
+  section(3, 17, SHT_STRTAB, shstrtab, section_names.size(), 0);
+  for (size_t i = 4; i < count; ++i) section(i, 1, SHT_SYMTAB, symtab, kSymbols * sizeof(Elf64_Sym), 2);
+  return bytes;
+}
+
+TEST(ElfHostileInput, SymbolTableBombIsReadInBoundedTime) {
+  std::string bytes = symbol_bomb();
+  std::clock_t start = std::clock();
+  ElfResult r = inspect_elf(bytes);
+  double cpu = double(std::clock() - start) / CLOCKS_PER_SEC;
+  ASSERT_TRUE(r.facts) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.facts->type, "rel");
+  EXPECT_LT(cpu, 20.0) << "CPU seconds";
 }
 
 }  // namespace
