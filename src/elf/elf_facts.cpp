@@ -361,21 +361,49 @@ ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
 }
 
 template <typename Source>
-ElfResult inspect(const Source& source, const ElfCapture* kept) {
+ElfResult inspect(const Source& source, std::string_view bytes, const ElfCapture* kept) {
   try {
     ElfFile file(source);
     return ElfResult{collect(file, kept), std::nullopt};
   } catch (const ElfFormatError& e) {
-    return ElfResult{std::nullopt, ElfError{e.message}};
+    return ElfResult{std::nullopt, ElfError{e.message, elf_identity(bytes)}};
   } catch (const std::bad_alloc&) {
-    return ElfResult{std::nullopt, ElfError{"ELF tables too large to read"}};
+    return ElfResult{std::nullopt, ElfError{"ELF tables too large to read", elf_identity(bytes)}};
   }
 }
 
 }  // namespace
 
-ElfResult inspect_elf(std::string_view bytes) { return inspect(bytes, nullptr); }
+std::optional<ElfIdentity> elf_identity(std::string_view head) {
+  if (!looks_like_elf(head) || head.size() < EI_NIDENT) return std::nullopt;
+  unsigned char cls = head[EI_CLASS], data = head[EI_DATA];
+  if ((cls != ELFCLASS32 && cls != ELFCLASS64) || (data != ELFDATA2LSB && data != ELFDATA2MSB)) return std::nullopt;
+  const size_t size = cls == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+  if (head.size() < size || elf_version(EV_CURRENT) == EV_NONE) return std::nullopt;
+  alignas(Elf64_Ehdr) char raw[sizeof(Elf64_Ehdr)];
+  std::memcpy(raw, head.data(), size);
+  Elf64_Ehdr eh64;
+  Elf32_Ehdr eh32;
+  Elf_Data file{}, memory{};
+  file.d_buf = raw;
+  file.d_size = size;
+  file.d_type = ELF_T_EHDR;
+  file.d_version = EV_CURRENT;
+  memory.d_buf = cls == ELFCLASS64 ? static_cast<void*>(&eh64) : static_cast<void*>(&eh32);
+  memory.d_size = size;
+  memory.d_version = EV_CURRENT;
+  bool converted = cls == ELFCLASS64 ? elf64_xlatetom(&memory, &file, data) : elf32_xlatetom(&memory, &file, data);
+  if (!converted) return std::nullopt;
+  int bits = cls == ELFCLASS64 ? 64 : 32;
+  uint16_t machine = bits == 64 ? eh64.e_machine : eh32.e_machine;
+  uint16_t type = bits == 64 ? eh64.e_type : eh32.e_type;
+  return ElfIdentity{elf_machine_name(machine, bits, data == ELFDATA2LSB), bits, type_name(type)};
+}
 
-ElfResult inspect_elf(const ElfCapture& kept) { return inspect(kept, kept.whole() ? nullptr : &kept); }
+ElfResult inspect_elf(std::string_view bytes) { return inspect(bytes, bytes, nullptr); }
+
+ElfResult inspect_elf(const ElfCapture& kept) {
+  return inspect(kept, kept.covered_from(0), kept.whole() ? nullptr : &kept);
+}
 
 }  // namespace imgaudit

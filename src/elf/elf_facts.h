@@ -73,12 +73,23 @@ struct ElfFacts {
   bool resolves_names = false;
 };
 
-// Inspects the bytes of a whole ELF file. Every offset and count is bounded by
-// the buffer: a malformed file gives an ElfError, never partial facts.
 class ElfCapture;
 
+// What the ELF header alone says: all that a file whose tables cannot be read still tells.
+struct ElfIdentity {
+  std::string machine;  // as ElfFacts
+  int elf_class = 0;
+  std::string type;
+};
+
+// The identity of the ELF file starting with `head`; nullopt when the header itself is unreadable.
+std::optional<ElfIdentity> elf_identity(std::string_view head);
+
+// Inspects the bytes of a whole ELF file. Every offset and count is bounded by
+// the buffer: a malformed file gives an ElfError, never partial facts.
 struct ElfError {
   std::string message;  // "section header table past end of file", ...
+  std::optional<ElfIdentity> identity;
 };
 
 struct ElfResult {
@@ -104,5 +115,7 @@ std::string elf_machine_name(uint16_t e_machine, int elf_class, bool little_endi
 
 void to_json(nlohmann::json& j, const ElfFacts& f);
 void from_json(const nlohmann::json& j, ElfFacts& f);
+void to_json(nlohmann::json& j, const ElfError& e);
+void from_json(const nlohmann::json& j, ElfError& e);
 
 }  // namespace imgaudit

@@ -28,6 +28,20 @@ std::optional<bool> optional_bool_from(const nlohmann::json& j, const char* key)
 
 }  // namespace
 
+void to_json(nlohmann::json& j, const ElfError& e) {
+  j = {{"message", e.message}, {"identity", nullptr}};
+  if (e.identity)
+    j["identity"] = {{"machine", e.identity->machine}, {"elf_class", e.identity->elf_class}, {"type", e.identity->type}};
+}
+
+void from_json(const nlohmann::json& j, ElfError& e) {
+  j.at("message").get_to(e.message);
+  const nlohmann::json& id = j.at("identity");
+  if (id.is_null()) return;
+  e.identity = ElfIdentity{id.at("machine").get<std::string>(), id.at("elf_class").get<int>(),
+                           id.at("type").get<std::string>()};
+}
+
 void to_json(nlohmann::json& j, const ElfFacts& f) {
   j = nlohmann::json{
       {"machine", f.machine},

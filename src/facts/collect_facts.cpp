@@ -22,7 +22,9 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
   for (auto& [path, node] : view.nodes()) {  // sorted by path
     if (node.type != EntryType::File) continue;
     if (!node.elf) {
-      if (node.elf_error) facts.unreadable_elves.push_back({path, node.layer, node.size, *node.elf_error});
+      if (node.elf_error)
+        facts.unreadable_elves.push_back(
+            {path, node.layer, node.size, node.elf_error->message, node.elf_error->identity});
       continue;
     }
     BinaryFacts b;

@@ -166,7 +166,13 @@ void to_json(nlohmann::json& j, const LoaderFacts& l) {
 }
 
 void to_json(nlohmann::json& j, const UnreadableElf& u) {
-  j = {{"path", display_path(u.path)}, {"layer", u.layer}, {"size", u.size}, {"inspect_error", u.error}};
+  j = {{"path", display_path(u.path)}, {"layer", u.layer}, {"size", u.size}, {"inspect_error", u.error},
+       {"machine", nullptr}, {"elf_class", nullptr}, {"type", nullptr}};
+  if (u.identity) {
+    j["machine"] = u.identity->machine;
+    j["elf_class"] = u.identity->elf_class;
+    j["type"] = u.identity->type;
+  }
 }
 
 namespace {

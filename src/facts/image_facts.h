@@ -155,6 +155,7 @@ struct UnreadableElf {
   int layer = 0;
   uint64_t size = 0;
   std::string error;  // "section header table past end of file", "not inspected: ... over the limit ..."
+  std::optional<ElfIdentity> identity;  // what its header says, when that much is readable
 };
 
 struct ImageFacts {

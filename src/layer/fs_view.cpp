@@ -100,7 +100,7 @@ void FsView::apply(const LayerFacts& layer, int index) {
       node.elf = find_in<decltype(layer.elves), ElfFacts>(layer.elves, e.path);
       node.text = find_in<decltype(layer.texts), std::string>(layer.texts, e.path);
       node.blob = find_in<decltype(layer.blobs), std::string>(layer.blobs, e.path);
-      node.elf_error = find_in<decltype(layer.elf_errors), std::string>(layer.elf_errors, e.path);
+      node.elf_error = find_in<decltype(layer.elf_errors), ElfError>(layer.elf_errors, e.path);
     }
     node.layer = index;
     set(place(e.path, index), node);

@@ -18,7 +18,7 @@ struct Node {
   const ElfFacts* elf = nullptr;     // points into the LayerFacts applied
   const std::string* text = nullptr; // likewise
   const std::string* blob = nullptr; // likewise (LayerFacts::blobs)
-  const std::string* elf_error = nullptr;  // a file with the ELF magic not inspected: why (LayerFacts::elf_errors)
+  const ElfError* elf_error = nullptr;  // a file with the ELF magic not inspected: why (LayerFacts::elf_errors)
 };
 
 // The final view of an image's filesystem after the OCI layer rules. The

@@ -108,15 +108,15 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
 }
 
 template <typename EachBlock>
-void LayerBuilder::read_elf(const std::string& path, uint64_t size, EachBlock&& each_block) {
+void LayerBuilder::read_elf(const std::string& path, uint64_t size, std::string_view head, EachBlock&& each_block) {
   std::optional<ElfCapture> kept;
   try {
     kept.emplace(size);
   } catch (const std::length_error& e) {
-    out_.elf_errors[path] = "not inspected: " + std::to_string(size) + " bytes is " + e.what();
+    out_.elf_errors[path] = {"not inspected: " + std::to_string(size) + " bytes is " + e.what(), elf_identity(head)};
     return;
   } catch (const std::bad_alloc&) {
-    out_.elf_errors[path] = "not inspected: no memory to map its " + human_size(size);
+    out_.elf_errors[path] = {"not inspected: no memory to map its " + human_size(size), elf_identity(head)};
     return;
   }
   each_block([&](uint64_t offset, std::string_view piece) {
@@ -129,7 +129,7 @@ void LayerBuilder::read_elf(const std::string& path, uint64_t size, EachBlock&& 
   if (r.facts)
     out_.elves[path] = std::move(*r.facts);
   else
-    out_.elf_errors[path] = r.error ? r.error->message : "unreadable ELF file";
+    out_.elf_errors[path] = r.error ? *r.error : ElfError{"unreadable ELF file", std::nullopt};
 }
 
 // The content goes by block, as libarchive gives it: the holes of a sparse entry cost neither
@@ -155,7 +155,7 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
     while (auto block = next_block(a, path))
       if (!take(block->offset, block->bytes)) return;
   };
-  if (elf) return read_elf(path, size, each_block);
+  if (elf) return read_elf(path, size, first.front().second, each_block);
 
   uint64_t cap = text ? kMaxTextSize : kMaxBlobSize;
   auto over_cap = [&](const std::string& why) {

@@ -25,7 +25,7 @@ class LayerBuilder {
  private:
   void read_content(archive* a, const std::string& path, uint64_t size);
   template <typename EachBlock>
-  void read_elf(const std::string& path, uint64_t size, EachBlock&& each_block);
+  void read_elf(const std::string& path, uint64_t size, std::string_view head, EachBlock&& each_block);
   LayerFacts& out_;
 };
 

@@ -25,7 +25,7 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 3;
+inline constexpr int kLayerFactsFormatVersion = 4;
 
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.
@@ -39,7 +39,7 @@ struct LayerFacts {
   std::vector<std::string> whiteouts;   // "a/b" for an entry "a/.wh.b"
   std::vector<std::string> opaque_dirs; // "a" for an entry "a/.wh..wh..opq"
   std::map<std::string, ElfFacts> elves;        // path -> facts of each ELF file
-  std::map<std::string, std::string> elf_errors;// path -> why its ELF could not be read
+  std::map<std::string, ElfError> elf_errors;  // path -> why its ELF could not be read, and what it is
   std::map<std::string, std::string> texts;     // path -> content of the small text files worth reading
   std::map<std::string, std::string> blobs;     // path -> bytes of the binary files the inspectors parse
   std::vector<std::string> warnings;            // hostile or skipped entries

@@ -131,6 +131,15 @@ TEST(HostileInput, DamagedAndOversizedElfFilesAreReportedNotDropped) {
             std::string::npos)
       << errors["/bin/huge"];
 
+  // What the ELF header says is still told, when the header is there to read.
+  std::map<std::string, nlohmann::json> by_path;
+  for (auto& b : j["binaries"]) by_path[b["path"]] = b;
+  for (const char* readable_header : {"/bin/far-phdrs", "/bin/huge"}) {
+    EXPECT_EQ(by_path[readable_header]["machine"], native_target().machine) << readable_header;
+    EXPECT_EQ(by_path[readable_header]["type"], "dyn") << readable_header;
+  }
+  EXPECT_TRUE(by_path["/bin/cut"]["machine"].is_null()) << "its header is cut short";
+
   std::set<std::string> reported;
   for (auto& f : findings(j, "elf-unreadable")) {
     EXPECT_EQ(f["severity"], "warning");
