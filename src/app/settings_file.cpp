@@ -2,6 +2,7 @@
 #include "util/bounded_json.h"
 
 #include <sys/stat.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -26,8 +27,14 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
+// A settings file holds a few hundred values; YAML aliases can make a small file name billions
+// (each level of `[*a, *a, ...]` multiplies), so the values are counted as they are converted.
+constexpr size_t kMaxSettingsValues = 100000;
+
 // YAML to JSON: plain true/false, integers and null as themselves, every other scalar a string.
-nlohmann::json to_json(const YAML::Node& node) {
+nlohmann::json to_json(const YAML::Node& node, size_t& values) {
+  if (++values > kMaxSettingsValues)
+    throw InputError("over " + std::to_string(kMaxSettingsValues) + " values (YAML aliases repeat what they name)");
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -43,14 +50,14 @@ nlohmann::json to_json(const YAML::Node& node) {
     }
     case YAML::NodeType::Sequence: {
       nlohmann::json a = nlohmann::json::array();
-      for (const YAML::Node& item : node) a.push_back(to_json(item));
+      for (const YAML::Node& item : node) a.push_back(to_json(item, values));
       return a;
     }
     case YAML::NodeType::Map: {
       nlohmann::json o = nlohmann::json::object();
       for (const auto& kv : node) {
         if (!kv.first.IsScalar()) throw InputError("a key that is not a string");
-        o[kv.first.Scalar()] = to_json(kv.second);
+        o[kv.first.Scalar()] = to_json(kv.second, values);
       }
       return o;
     }
@@ -140,9 +147,13 @@ std::vector<CLI::ConfigItem> SettingsFile::read(std::istream& in) const {
   try {
     // A .json file is read as JSON, to say where JSON is broken; anything else as YAML, which takes JSON too.
     std::string problem;
-    std::optional<nlohmann::json> parsed = json ? parse_bounded_json(text, &problem) : to_json(YAML::Load(text));
+    size_t values = 0;
+    std::optional<nlohmann::json> parsed =
+        json ? parse_bounded_json(text, &problem) : to_json(YAML::Load(text), values);
     if (!parsed) throw CLI::ConversionError(problem);
     doc = std::move(*parsed);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own bound, 2000 levels
+    throw CLI::ConversionError("malformed YAML at line " + std::to_string(e.mark.line + 1) + ": nested too deep");
   } catch (const YAML::Exception& e) {
     throw CLI::ConversionError("malformed YAML at line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   } catch (const InputError& e) {

@@ -93,6 +93,16 @@ TEST(Settings, BadFilesAndValuesAreOneLineNamingTheirOrigin) {
   EXPECT_EQ(error_with("- just\n- a list\n"), "imgaudit: .imgaudit.yaml: not a mapping of settings\n");
   EXPECT_EQ(error_with("fail-on: {a: b}\n"),
             "imgaudit: .imgaudit.yaml: \"fail-on\" is not a string, number or true/false\n");
+  // A billion values from a few lines of aliases, and nesting past yaml-cpp's own bound of 2000 levels.
+  std::string laughs = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) laughs += (k ? ", *l" : "*l") + std::to_string(i - 1);
+    laughs += "]\n";
+  }
+  EXPECT_EQ(error_with(laughs), "imgaudit: .imgaudit.yaml: over 100000 values (YAML aliases repeat what they name)\n");
+  EXPECT_EQ(error_with("fail-on: " + std::string(100000, '[') + std::string(100000, ']') + "\n"),
+            "imgaudit: .imgaudit.yaml: malformed YAML at line 1: nested too deep\n");
   CliResult missing = run_in(t, "", "--config nowhere.yaml config");
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "imgaudit: nowhere.yaml: no such settings file (--config, IMGAUDIT_CONFIG)\n");
