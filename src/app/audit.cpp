@@ -55,13 +55,16 @@ Audit::Audit(const AuditOptions& options) {
     layer_cache = &streamed;
   else if (cache_layers)
     layer_cache = &*facts;
+  // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
+  auto naming_image = [&](const InputError& e) {
+    const std::string image = source->describe();
+    if (std::string(e.what()).rfind(image, 0) == 0) return e;
+    return InputError(image + ": " + e.what());
+  };
   try {
     layers_ = read_layers(*source, jobs, layer_cache);
   } catch (const InputError& e) {
-    // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
-    const std::string image = source->describe();
-    if (std::string(e.what()).rfind(image, 0) == 0) throw;
-    throw InputError(image + ": " + e.what());
+    throw naming_image(e);
   }
   progress.reset();
   for (size_t i = 0; i < layers_.size(); ++i) {
@@ -72,7 +75,11 @@ Audit::Audit(const AuditOptions& options) {
   ImageInfo info = make_image_info(*source, layers_);
   info.passed_over = std::move(passed_over);
   if (source->root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
-  report_.facts = collect_facts(std::move(info), view_);
+  try {
+    report_.facts = collect_facts(std::move(info), view_);  // the loader's bounds throw
+  } catch (const InputError& e) {
+    throw naming_image(e);
+  }
   report_.findings = evaluate_rules(report_.facts);
 }
 

@@ -22,6 +22,7 @@
 #include "policy/policy.h"
 #include "rules/catalog.h"
 #include "util/error.h"
+#include "util/lossless_json.h"
 #include "util/strings.h"
 #include "version.h"
 
@@ -130,7 +131,7 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
   if (!output.empty()) file.open(output, std::ios::trunc);
   std::ostream& out = output.empty() ? std::cout : file;
   if (cli.format == "json") {
-    out << compare_json(audit_a.report(), audit_b.report(), a, b).dump(2) << '\n';
+    out << dump_lossless(compare_json(audit_a.report(), audit_b.report(), a, b), 2) << '\n';
   } else {
     bool color = use_color({"text", output}, color_mode(cli.color));
     write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color);

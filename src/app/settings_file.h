@@ -6,10 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-namespace imgaudit {
+#include "util/limits.h"
 
-// Settings files larger than this are refused.
-constexpr uint64_t kMaxSettingsFile = 1 << 20;
+namespace imgaudit {
 
 // The settings file read when --config is not given: ./.imgaudit.yaml,
 // ./.imgaudit.yml, ./.imgaudit.json, then $XDG_CONFIG_HOME/imgaudit/config.yaml

@@ -12,12 +12,11 @@
 #include "dockerfile/dockerfile.h"
 #include "util/bounded_json.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
-
-constexpr uintmax_t kMaxDockerfileBytes = 8u << 20;
 
 const std::set<std::string> kKeywords = {"ADD",   "ARG",    "CMD",        "COPY",        "ENTRYPOINT", "ENV",
                                          "EXPOSE", "FROM",  "HEALTHCHECK", "LABEL",      "MAINTAINER", "ONBUILD",
@@ -333,7 +332,9 @@ Dockerfile read_dockerfile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read Dockerfile " + path + ": is a folder");
   auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxDockerfileBytes) throw InputError("cannot read Dockerfile " + path + ": larger than 8 MiB");
+  if (!ec && size > kMaxDockerfileBytes)
+    throw InputError("cannot read Dockerfile " + path + ": larger than " + std::to_string(kMaxDockerfileBytes >> 20) +
+                     " MiB");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw InputError("cannot read Dockerfile " + path + ": " + std::strerror(errno));
   std::ostringstream ss;

@@ -7,6 +7,7 @@
 
 #include "engine/engine_endpoint.h"
 #include "registry/http.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
@@ -15,11 +16,6 @@ class EngineUnreachable : public InputError {
  public:
   using InputError::InputError;
 };
-
-// Image names and IDs the engine is asked for: longer ones are refused.
-constexpr size_t kMaxEngineImageName = 512;
-// Engine answers other than the image export are never this large.
-constexpr uint64_t kMaxEngineAnswer = 4 << 20;
 
 // The two calls of the Docker Engine API imgaudit makes, over libcurl
 // (CURLOPT_UNIX_SOCKET_PATH for unix:// hosts). Podman serves the same API.

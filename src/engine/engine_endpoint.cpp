@@ -8,12 +8,12 @@
 #include "util/error.h"
 #include "util/sha256.h"
 #include "util/strings.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr uint64_t kMaxEngineConfigFile = 1 << 20;
 const char* kDefaultDockerSocket = "/var/run/docker.sock";
 
 bool is_file(const std::string& path) {

@@ -6,6 +6,7 @@
 
 #include "util/paths.h"
 #include "util/strings.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
@@ -13,8 +14,6 @@ namespace {
 
 constexpr int kFirstGlibcHwcapsMinor = 33;  // glibc-hwcaps subdirectories appeared in 2.33
 constexpr int kLastLegacyHwcapsMinor = 36;  // tls, platform and hwcap subdirectories went in 2.37
-constexpr size_t kMaxSystemDirs = 16;
-constexpr size_t kMaxSystemDirLength = 256;
 
 // From glibc's sysdeps/generic/ldconfig.h.
 constexpr int32_t kFlagElfLibc6 = 0x0003, kFlagElf = 0x0001;
@@ -98,7 +97,7 @@ std::vector<std::string> dir_run_at(std::string_view b, size_t at, size_t* end) 
   std::vector<std::string> run;
   while (at < b.size() && b[at] == '/') {
     size_t nul = b.find('\0', at);
-    if (nul == std::string_view::npos || nul - at > kMaxSystemDirLength) break;
+    if (nul == std::string_view::npos || nul - at > kMaxGlibcSystemDirLength) break;
     std::string_view s = b.substr(at, nul - at);
     if (s.size() < 2 || s.back() != '/' || s.find("lib") == std::string_view::npos ||
         !std::all_of(s.begin(), s.end(), is_path_char))
@@ -145,7 +144,7 @@ std::optional<std::vector<std::string>> glibc_system_dirs_in(std::string_view b,
     if (i > 0 && is_path_char(b[i - 1])) continue;  // inside another string
     size_t end = i;
     std::vector<std::string> run = dir_run_at(b, i, &end);
-    if (run.size() >= 2 && run.size() <= kMaxSystemDirs && std::find(runs.begin(), runs.end(), run) == runs.end())
+    if (run.size() >= 2 && run.size() <= kMaxGlibcSystemDirs && std::find(runs.begin(), runs.end(), run) == runs.end())
       runs.push_back(std::move(run));
     i = std::max(i, end > 0 ? end - 1 : 0);
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/limits.h"
+
 namespace imgaudit {
 
 namespace {
@@ -20,10 +22,6 @@ constexpr size_t kExtensionHeaderSize = 8, kExtensionSectionSize = 16;
 constexpr uint64_t kHwcapExtension = uint64_t(1) << 62;  // DL_CACHE_HWCAP_EXTENSION
 constexpr uint64_t kHwcapTls = uint64_t(1) << 63;        // every loader accepts it
 constexpr uint64_t kIsaLevelMask = (1u << 10) - 1;       // DL_CACHE_HWCAP_ISA_LEVEL_MASK
-
-// Beyond what any image holds (a few thousand): a bound on memory for hostile bytes.
-constexpr uint32_t kMaxEntries = 1u << 18;
-constexpr uint32_t kMaxHwcapsNames = 1u << 12;
 
 // Reads integers and strings of the cache, each access bounded by the bytes.
 class Bytes {
@@ -59,7 +57,7 @@ bool has_magic(std::string_view bytes, size_t at, std::string_view magic) {
 
 // A table of `count` entries of `entry_size` at `at` fits in the file.
 bool table_fits(const Bytes& b, size_t at, uint64_t count, size_t entry_size) {
-  return count <= kMaxEntries && b.fits(at, count * entry_size);
+  return count <= kMaxLdSoCacheEntries && b.fits(at, count * entry_size);
 }
 
 // The byte order of a header whose own flag does not say: the one under which its count fits.
@@ -86,7 +84,7 @@ std::vector<std::string> hwcaps_names(const Bytes& b, size_t new_at, std::vector
     uint32_t tag = b.u32(s), offset = b.u32(s + 8), size = b.u32(s + 12);
     if (!b.fits(offset, size)) return invalid("a section outside the file");
     if (tag != kTagGlibcHwcaps) continue;
-    if (size == 0 || offset % 4 != 0 || size % 4 != 0 || size / 4 > kMaxHwcapsNames) return {};
+    if (size == 0 || offset % 4 != 0 || size % 4 != 0 || size / 4 > kMaxLdSoCacheHwcapsNames) return {};
     std::vector<std::string> names;
     for (uint32_t k = 0; k < size / 4; ++k) {
       auto name = b.str(b.u32(offset + 4 * k));  // offsets from the start of the file, as glibc reads them

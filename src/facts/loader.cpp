@@ -6,15 +6,14 @@
 #include <unordered_set>
 
 #include "elf/architectures.h"
+#include "util/error.h"
+#include "util/limits.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-constexpr int kMaxConfDepth = 16;
-constexpr int kMaxClosureDepth = 64;  // memoised closures nest no deeper; beyond, libraries load in place
 
 std::vector<std::string> split_any(std::string_view s, std::string_view seps) {
   std::vector<std::string> out;
@@ -119,6 +118,9 @@ LibcKind LoaderEmulator::loader_kind(const Node* node) {
 LoaderEmulator::LoaderEmulator(const FsView& view, const ImageInfo& image, LibcKind image_libc)
     : view_(view), image_libc_(image_libc) {
   if (auto llp = image.env_value("LD_LIBRARY_PATH")) ld_library_path_ = split_any(*llp, ":;");
+  if (ld_library_path_.size() > kMaxLdLibraryPathEntries)
+    throw InputError("image config: LD_LIBRARY_PATH has " + std::to_string(ld_library_path_.size()) +
+                     " entries, more than the limit of " + std::to_string(kMaxLdLibraryPathEntries));
   for (auto& d : ld_library_path_)
     if (d.find('$') != std::string::npos) env_has_dst_ = true;
   read_ld_so_conf("etc/ld.so.conf", 0);
@@ -126,15 +128,19 @@ LoaderEmulator::LoaderEmulator(const FsView& view, const ImageInfo& image, LibcK
 }
 
 void LoaderEmulator::read_ld_so_conf(const std::string& path, int depth) {
-  if (depth > kMaxConfDepth) return;
+  if (depth > kMaxLdSoConfDepth) return;
+  if (++conf_files_ > kMaxLdSoConfFiles)
+    throw InputError("/etc/ld.so.conf: its includes name more than " + std::to_string(kMaxLdSoConfFiles) + " files");
   auto real = view_.resolve(path);
-  if (!real || std::find(conf_seen_.begin(), conf_seen_.end(), *real) != conf_seen_.end()) return;
-  conf_seen_.push_back(*real);
+  if (!real || !conf_seen_.insert(*real).second) return;
   const Node* node = view_.find(*real);
   if (!node || node->type != EntryType::File || !node->text) return;
   const std::string& text = *node->text;
   std::string conf_dir = parent_dir(path);
   for (auto& raw_line : split_any(text, "\n")) {
+    if (++conf_lines_ > kMaxLdSoConfLines)
+      throw InputError("/etc/ld.so.conf: more than " + std::to_string(kMaxLdSoConfLines) +
+                       " lines with its includes");
     std::string_view line = raw_line;
     line = line.substr(0, line.find('#'));
     auto words = split_any(line, " \t\r");
@@ -166,6 +172,9 @@ std::vector<std::string> LoaderEmulator::expand_glob(const std::string& pattern)
       std::sort(names.begin(), names.end());
       for (auto& n : names)
         if (fnmatch(comp.c_str(), n.c_str(), FNM_PERIOD) == 0) next.push_back(base.empty() ? n : base + "/" + n);
+      if (next.size() > kMaxLdSoConfFiles)
+        throw InputError("/etc/ld.so.conf: include " + display_path(pattern) + " matches more than " +
+                         std::to_string(kMaxLdSoConfFiles) + " files");
     }
     matches = std::move(next);
   }
@@ -304,8 +313,15 @@ const LoaderEmulator::Candidate& LoaderEmulator::candidate(const std::string& pa
   return candidate_cache_.emplace(std::move(key), std::move(c)).first->second;
 }
 
+void LoaderEmulator::count_step() {
+  if (++steps_ > kMaxLoaderSteps)
+    throw InputError("loader emulation: more than " + std::to_string(kMaxLoaderSteps) +
+                     " library lookups; the image's library search paths are too long to follow");
+}
+
 bool LoaderEmulator::try_path(const Session& s, const std::string& path, const std::string& name,
                               bool cpu_dependent, Lookup& l) {
+  count_step();
   const Candidate& c = candidate(path, s.target);
   if (c.real.empty()) return false;
   if (c.loadable) {
@@ -638,6 +654,7 @@ const LoaderEmulator::Closure* LoaderEmulator::memoised_closure(const Session& s
 
 void LoaderEmulator::load_needed(const Session& s, Walk& w, size_t i) {
   for (const std::string& name : w.objs[i].elf->needed) {
+    count_step();
     std::string real;
     if (auto it = w.by_name.find(name); it != w.by_name.end()) {
       real = it->second;

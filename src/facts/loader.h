@@ -116,6 +116,8 @@ class LoaderEmulator {
   Closure load_closure(const Session& s, Object root, int depth, std::map<std::string, std::string>* direct);
   const Closure* memoised_closure(const Session& s, const Object& o, int depth);
   void load_needed(const Session& s, Walk& w, size_t i);
+  // One more path tried or name loaded; InputError past kMaxLoaderSteps.
+  void count_step();
   static Candidate classify(const Node& n, const Target& t);
   const Candidate& candidate(const std::string& path, const Target& t);
   bool try_path(const Session& s, const std::string& path, const std::string& name, bool cpu_dependent, Lookup& l);
@@ -136,7 +138,9 @@ class LoaderEmulator {
   LibcKind image_libc_;
   std::vector<std::string> ld_library_path_;
   std::vector<std::string> conf_dirs_;
-  std::vector<std::string> conf_seen_;
+  std::unordered_set<std::string> conf_seen_;
+  size_t conf_files_ = 0, conf_lines_ = 0;  // ld.so.conf files and lines read so far
+  uint64_t steps_ = 0;                        // paths tried and names loaded so far, every program's
   bool env_has_dst_ = false;  // LD_LIBRARY_PATH names $ORIGIN and the like
   LoaderFacts::Cache cache_state_ = LoaderFacts::Cache::Absent;
   std::string cache_problem_;

@@ -3,12 +3,12 @@
 #include <deque>
 
 #include "util/paths.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr int kMaxSymlinks = 40;  // as Linux's MAXSYMLINKS
 
 Node dir_node(int layer) {
   Node n;
@@ -149,7 +149,7 @@ std::optional<std::string> FsView::resolve(const std::string& path, bool follow_
     const Node* n = find(next);
     if (!n) return std::nullopt;
     if (n->type == EntryType::Symlink && (follow_last || !todo.empty())) {
-      if (++links > kMaxSymlinks) return std::nullopt;
+      if (++links > kMaxSymlinkHops) return std::nullopt;
       if (!n->link.empty() && n->link[0] == '/') cur.clear();
       push_front(n->link);
       continue;

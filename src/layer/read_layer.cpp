@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "layer/gzip_stream.h"
+#include "layer/layer_bounds.h"
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
 #include "util/error.h"
@@ -194,6 +195,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
     archive_read_support_format_tar(tar.get());
     if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get(), false);
     LayerBuilder builder(facts);
+    LayerBounds bounds(facts);
     archive_entry* e = nullptr;
     int r;
     while ((r = archive_read_next_header(tar.get(), &e)) != ARCHIVE_EOF) {
@@ -205,7 +207,9 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
         facts.warnings.push_back(std::string(path ? path : "") + ": " + (reason ? reason : "odd header"));
       }
       try {
+        bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e));
         builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
+        bounds.count_text();
       } catch (const InputError&) {
         if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
         throw;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
@@ -36,6 +37,9 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   if (auto dir = src.root_dir()) return {read_root_dir(*dir)};
 
   std::vector<Descriptor> layers = src.layers();
+  if (layers.size() > kMaxLayers)
+    throw InputError(src.describe() + ": " + std::to_string(layers.size()) + " layers, more than the limit of " +
+                     std::to_string(kMaxLayers));
   std::vector<std::string> diff_ids = expected_diff_ids(src, layers.size());
   std::vector<LayerFacts> out(layers.size());
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "layer/layer_bounds.h"
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
 #include "util/error.h"
@@ -45,6 +46,7 @@ LayerFacts read_root_dir(const std::string& dir) {
 
   LayerFacts facts;
   LayerBuilder builder(facts);
+  LayerBounds bounds(facts);
   for (;;) {
     int r = archive_read_next_header2(a.get(), entry.get());
     if (r == ARCHIVE_EOF) break;
@@ -62,11 +64,13 @@ LayerFacts read_root_dir(const std::string& dir) {
     archive_entry* spare = nullptr;
     archive_entry_linkify(links.get(), &e, &spare);
     const char* hardlink = relative_to(archive_entry_hardlink(e), prefix);
+    bounds.check_entry(e, rel, hardlink);
     try {
       builder.add(a.get(), e, rel, hardlink);
     } catch (const InputError& err) {
       facts.warnings.push_back(err.what());  // an unreadable file of a folder does not spoil the rest
     }
+    bounds.count_text();
   }
   return facts;
 }

@@ -7,13 +7,13 @@
 
 #include "registry/base64.h"
 #include "registry/retry.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
 
 constexpr long kDefaultTokenSeconds = 60;
-constexpr uint64_t kMaxTokenResponse = 1 << 20;
 
 std::string url_escape(const std::string& s) {
   std::string out;

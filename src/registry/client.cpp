@@ -8,13 +8,12 @@
 #include "registry/retry.h"
 #include "source/json_blobs.h"
 #include "util/sha256.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr uint64_t kMaxErrorBody = 64 << 10;
-constexpr int kMaxAuthRounds = 2;
 constexpr size_t kTagsShown = 10;
 
 const char* const kManifestTypes[] = {

@@ -10,13 +10,14 @@
 #include <cerrno>
 #include <chrono>
 
+#include "util/limits.h"
+
 extern char** environ;
 
 namespace imgaudit {
 
 namespace {
 
-constexpr size_t kMaxOutput = 1 << 20;
 
 }  // namespace
 
@@ -83,7 +84,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
       char buf[4096];
       ssize_t got = read(out_pipe[0], buf, sizeof buf);
       if (got <= 0) break;
-      if (r.out.size() < kMaxOutput) r.out.append(buf, static_cast<size_t>(got));
+      if (r.out.size() < kMaxCredentialHelperOutput) r.out.append(buf, static_cast<size_t>(got));
     }
   }
   if (in_fd >= 0) close(in_fd);

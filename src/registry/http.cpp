@@ -9,12 +9,13 @@
 #include <mutex>
 #include <thread>
 
+#include "util/limits.h"
+
 namespace imgaudit {
 
 namespace {
 
 constexpr size_t kBufferLimit = 1 << 20;
-constexpr long kMaxRedirects = 8;
 using Clock = std::chrono::steady_clock;
 
 void global_init() {

@@ -4,12 +4,12 @@
 
 #include "util/error.h"
 #include "util/sha256.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr size_t kMaxNameLength = 255;
 
 // The grammar of github.com/distribution/reference.
 const std::regex& component_re() {
@@ -92,8 +92,8 @@ RegistryRef parse_registry_ref(const std::string& text) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  if (ref.registry.size() + 1 + path.size() > kMaxNameLength)
-    throw bad("repository name longer than " + std::to_string(kMaxNameLength) + " characters");
+  if (ref.registry.size() + 1 + path.size() > kMaxRepositoryNameLength)
+    throw bad("repository name longer than " + std::to_string(kMaxRepositoryNameLength) + " characters");
   ref.repository = path;
   ref.api_host = ref.registry == "docker.io" ? "registry-1.docker.io" : ref.registry;
   if (ref.tag.empty() && ref.digest.empty()) ref.tag = "latest";

@@ -4,11 +4,9 @@
 #include <vector>
 
 #include "registry/http.h"
+#include "util/limits.h"
 
 namespace imgaudit {
-
-constexpr int kMaxAttempts = 4;
-constexpr long kMaxRetryAfterSeconds = 30;
 
 // Opens `url`, retrying transient transfer errors and 5xx answers with
 // backoff (0.5, 1, 2 s) and 429 after its Retry-After, up to kMaxAttempts in

@@ -16,11 +16,13 @@
 //   same paths, e.g. two config-level ones) gets "#2", "#3"... folded into a new one: still stable across
 //   runs of the same image, unique in the array.
 // - Ignored findings are left out: GitLab has no notion of a suppressed issue.
-// - Text that is not UTF-8 (file names from the image) becomes U+FFFD instead of failing the report.
+// - Every string is in lossless_utf8 (util/lossless_json.h): a file name that is not UTF-8 keeps its bytes
+//   as "\xNN", a backslash is doubled.
 #include <algorithm>
 #include <set>
 
 #include "report/report.h"
+#include "util/lossless_json.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
@@ -91,7 +93,7 @@ void write_codequality(std::ostream& out, const AuditReport& report) {
                       {"fingerprint", fingerprint},
                       {"location", {{"path", path}, {"lines", {{"begin", line}}}}}});
   }
-  out << issues.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out << dump_lossless(issues, 2) << '\n';
 }
 
 }  // namespace imgaudit

@@ -1,6 +1,7 @@
 #include <map>
 
 #include "report/report.h"
+#include "util/lossless_json.h"
 #include "version.h"
 
 namespace imgaudit {
@@ -27,9 +28,6 @@ nlohmann::json report_json(const AuditReport& r) {
   return j;
 }
 
-// File names from an image need not be UTF-8: such bytes become U+FFFD rather than failing the report.
-void write_json(std::ostream& out, const AuditReport& r) {
-  out << report_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
+void write_json(std::ostream& out, const AuditReport& r) { out << dump_lossless(report_json(r), 2) << '\n'; }
 
 }  // namespace imgaudit

@@ -19,12 +19,14 @@
 // - Ignored findings are results too, with suppressions [{kind: "external", status: "accepted",
 //   justification: the ignore's reason}], so code scanning shows them as dismissed instead of as fixed; an
 //   ignore from a `# imgaudit ignore=` line of the Dockerfile is kind "inSource", located at that line.
-// - Text that is not UTF-8 (file names from the image) becomes U+FFFD instead of failing the report.
+// - Every string is in lossless_utf8 (util/lossless_json.h): a file name that is not UTF-8 keeps its bytes
+//   as "\xNN", a backslash is doubled.
 #include <algorithm>
 #include <map>
 
 #include "report/report.h"
 #include "rules/catalog.h"
+#include "util/lossless_json.h"
 #include "version.h"
 
 namespace imgaudit {
@@ -241,7 +243,7 @@ nlohmann::json report_sarif(const AuditReport& report) {
 }
 
 void write_sarif(std::ostream& out, const AuditReport& report) {
-  out << report_sarif(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  out << dump_lossless(report_sarif(report), 2) << '\n';
 }
 
 }  // namespace imgaudit

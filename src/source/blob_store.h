@@ -7,6 +7,7 @@
 #include <string>
 
 #include "source/source.h"
+#include "util/limits.h"
 
 struct archive;
 
@@ -32,9 +33,6 @@ class BlobStore {
 
 // A folder on disk.
 std::unique_ptr<BlobStore> open_dir_store(const std::string& dir);
-
-// Non-layer members of a stream are kept in memory up to this much in all.
-constexpr uint64_t kMaxStreamKeptBytes = 64 << 20;
 
 // The members of a tar archive. Member symlinks and hardlinks resolve to
 // their targets inside the archive. Throws InputError when it is not a tar

@@ -33,6 +33,8 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const std::string& 
 std::vector<SavedImage> read_saved_images(const BlobStore& store) {
   nlohmann::json manifest = parse_json(store.read("manifest.json", kMaxJsonBlob), "manifest.json");
   if (!manifest.is_array() || manifest.empty()) throw InputError("manifest.json: not a non-empty array");
+  if (manifest.size() > kMaxIndexManifests)
+    throw InputError("manifest.json: more than " + std::to_string(kMaxIndexManifests) + " images");
   std::vector<SavedImage> out;
   for (const nlohmann::json& e : manifest) {
     if (!e.is_object() || !e.contains("Config") || !e["Config"].is_string())

@@ -5,11 +5,9 @@
 
 #include "source/blob_store.h"
 #include "source/manifest_walker.h"
+#include "util/limits.h"
 
 namespace imgaudit {
-
-// Manifests, indexes and configs are never this large.
-constexpr uint64_t kMaxJsonBlob = 16 << 20;
 
 // Parses `bytes`; InputError "<what>: malformed JSON at byte N" otherwise.
 nlohmann::json parse_json(const std::string& bytes, const std::string& what);

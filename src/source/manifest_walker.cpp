@@ -26,8 +26,14 @@ bool is_attestation(const nlohmann::json& entry, const std::optional<Platform>& 
          "attestation-manifest";
 }
 
+// The entries of one walk from the outermost index, the nested indexes' counted in.
+struct Listed {
+  std::string outermost;  // names the index in errors
+  size_t entries = 0;
+};
+
 void collect(ManifestStore& store, const nlohmann::json& index, const std::string& what, const std::string& ref_name,
-             int depth, std::vector<ImageChoice>& out) {
+             int depth, Listed& listed, std::vector<ImageChoice>& out) {
   if (depth > kMaxIndexNesting)
     throw InputError(what + ": indexes nested more than " + std::to_string(kMaxIndexNesting) + " deep");
   auto manifests = index.is_object() ? index.find("manifests") : index.end();
@@ -35,6 +41,9 @@ void collect(ManifestStore& store, const nlohmann::json& index, const std::strin
     throw InputError(what + ": no \"manifests\" array");
   if (manifests->is_null()) return;
   for (const nlohmann::json& entry : *manifests) {
+    if (++listed.entries > kMaxIndexManifests)
+      throw InputError(listed.outermost + ": more than " + std::to_string(kMaxIndexManifests) +
+                       " manifests, the indexes inside it counted in");
     std::string digest = descriptor_digest(entry, what);
     std::string ref = string_field(entry.value("annotations", nlohmann::json::object()), kRefName);
     if (ref.empty()) ref = ref_name;
@@ -42,7 +51,7 @@ void collect(ManifestStore& store, const nlohmann::json& index, const std::strin
     if (is_attestation(entry, platform)) continue;
     if (media_type::is_index(string_field(entry, "mediaType"))) {
       std::string inner = "index " + digest;
-      collect(store, store.manifest(entry, inner), inner, ref, depth + 1, out);
+      collect(store, store.manifest(entry, inner), inner, ref, depth + 1, listed, out);
       continue;
     }
     out.push_back({entry, ref, platform});
@@ -153,7 +162,8 @@ size_t choose_platform(const std::vector<Platform>& platforms, const std::option
 
 std::vector<ImageChoice> list_images(ManifestStore& store, const nlohmann::json& index, const std::string& what) {
   std::vector<ImageChoice> out;
-  collect(store, index, what, "", 0, out);
+  Listed listed{what};
+  collect(store, index, what, "", 0, listed, out);
   return out;
 }
 

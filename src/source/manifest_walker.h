@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "source/source.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
@@ -14,9 +15,6 @@ namespace imgaudit {
 // go-containerregistry's `partial` package serves its transports: platform
 // choice, attestation skipping, the nesting bound, descriptor parsing and the
 // error texts live here only.
-
-// Indexes inside indexes, deeper than this, are refused.
-constexpr int kMaxIndexNesting = 8;
 
 // Where a transport keeps its manifests and configs. Both calls verify what
 // they return against the descriptor's digest (and size when given).
@@ -54,7 +52,7 @@ struct ImageChoice {
 };
 
 // The image manifests `index` reaches, following nested indexes (at most
-// kMaxIndexNesting deep); attestation manifests are left out.
+// kMaxIndexNesting deep, kMaxIndexManifests entries in all); attestation manifests are left out.
 std::vector<ImageChoice> list_images(ManifestStore& store, const nlohmann::json& index, const std::string& what);
 
 struct ResolvedManifest {

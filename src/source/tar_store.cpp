@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/paths.h"
 #include "util/sha256.h"
+#include "util/limits.h"
 
 namespace imgaudit {
 
@@ -20,7 +21,6 @@ namespace {
 // them does not walk the archive again.
 constexpr uint64_t kCachedMemberMax = 1 << 20;
 constexpr uint64_t kCacheBudget = 64 << 20;
-constexpr int kMaxLinkHops = 16;
 
 struct archive* open_reader(const std::string& file) {
   struct archive* a = archive_read_new();
@@ -199,7 +199,7 @@ void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
 
 const TarStore::Member* TarStore::find_file(const std::string& path) const {
   std::string name = path;
-  for (int hop = 0; hop <= kMaxLinkHops; ++hop) {
+  for (int hop = 0; hop <= kMaxArchiveLinkHops; ++hop) {
     auto it = members_.find(name);
     if (it == members_.end()) return nullptr;
     const Member& m = it->second;

@@ -5,12 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace imgaudit {
+#include "util/limits.h"
 
-// JSON from outside the program (image blobs, registry and Engine answers, settings, caches) is nested
-// no deeper than this: nlohmann's copies and printing recurse, and a document 150,000 levels deep
-// overflows the stack. Real documents stay under 10 (an OCI index inside an index, annotations).
-inline constexpr int kMaxJsonDepth = 64;
+namespace imgaudit {
 
 // `text` parsed, or nullopt with *problem: "malformed JSON at byte N", "JSON nested deeper than 64 levels".
 std::optional<nlohmann::json> parse_bounded_json(std::string_view text, std::string* problem);

@@ -52,4 +52,20 @@ std::string printable(std::string_view s, size_t max) {
   return out;
 }
 
+std::string lossless_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t n = utf8_length(s, i);
+    if (n == 0) {
+      escape_byte(out, static_cast<unsigned char>(s[i++]));
+      continue;
+    }
+    if (s[i] == '\\') out += '\\';
+    out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
 }  // namespace imgaudit

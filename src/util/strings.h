@@ -31,6 +31,11 @@ void for_each_line(std::string_view text, Fn fn) {
 // longer, never inside a character.
 std::string printable(std::string_view s, size_t max = std::string_view::npos);
 
+// `s` as well-formed UTF-8 that keeps every byte: each byte that is not part of well-formed UTF-8 as
+// "\xNN" (lowercase hex) and each backslash doubled, so that reading "\\" as a backslash and "\xNN" as
+// the byte NN gives `s` back. The JSON outputs encode their strings so (util/lossless_json.h).
+std::string lossless_utf8(std::string_view s);
+
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 inline bool ends_with(std::string_view s, std::string_view suffix) {

@@ -5,13 +5,22 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "image_fixture.h"
 #include "util/bounded_json.h"
+#include "util/limits.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -201,4 +210,366 @@ TEST(HostileInput, BlobLongerThanItsDescriptorFailsAtTheSize) {
             std::string::npos)
       << r.err;
   EXPECT_LT(cpu, 5.0) << "CPU seconds";
+}
+
+namespace {
+
+struct MeasuredRun {
+  CliResult result;
+  double peak_rss_mib = 0;
+};
+
+// imgaudit run with `args` in a child forked for it alone, with the child's peak resident memory. Not
+// through popen, as run_imgaudit: a child spawned so starts from this process's own peak, and a test that
+// built a large image has one.
+MeasuredRun run_imgaudit_measured(const std::vector<std::string>& args) {
+  TempDir tmp;
+  const std::string out = tmp / "stdout", err = tmp / "stderr", binary = imgaudit_binary();
+  std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  MeasuredRun m;
+  int status = 0;
+  rusage u{};
+  EXPECT_EQ(wait4(pid, &status, 0, &u), pid);
+  m.result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.result.out = read_file(out);
+  m.result.err = read_file(err);
+  m.peak_rss_mib = double(u.ru_maxrss) / 1024.0;
+  return m;
+}
+
+// The error line imgaudit gives for an image whose layer 0 is `blob`: "imgaudit: <ref>: layer <digest>: ".
+std::string layer_error_start(const std::string& ref, const LayerBlob& blob) {
+  return "imgaudit: " + ref + ": layer " + Sha256::of(blob.bytes) + ": ";
+}
+
+std::string repeated(const std::string& part, size_t times) {
+  std::string out;
+  for (size_t i = 0; i < times; ++i) out += part;
+  return out;
+}
+
+// Folders nested `depth` deep in `root`, each named "d": their paths pass PATH_MAX, so they are made, and
+// removed, one level at a time through file descriptors.
+void make_nested_folders(const std::string& root, int depth) {
+  int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int i = 0; i < depth; ++i) {
+    ASSERT_EQ(mkdirat(fd, "d", 0755), 0) << i;
+    int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    ASSERT_GE(next, 0) << i;
+    fd = next;
+  }
+  close(fd);
+}
+
+void remove_nested_folders(const std::string& root, int depth) {
+  int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int i = 0; i < depth; ++i) {
+    int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    ASSERT_GE(next, 0) << i;
+    fd = next;
+  }
+  for (int i = 0; i < depth; ++i) {
+    int up = openat(fd, "..", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    ASSERT_GE(up, 0) << i;
+    ASSERT_EQ(unlinkat(up, "d", AT_REMOVEDIR), 0) << i;
+    fd = up;
+  }
+  close(fd);
+}
+
+}  // namespace
+
+// Folders nested 3,000 deep (50,000 once cost 60 s and 2.7 GiB: each path is kept whole). The walk stops
+// at the first path deeper than the limit, at a cost that does not grow with the depth.
+TEST(HostileInput, FolderNestedThousandsDeepIsRefusedAtTheDepthLimit) {
+  constexpr int kDepth = 3000;
+  TempDir tmp;
+  std::string root = tmp / "root";
+  std::filesystem::create_directories(root);
+  make_nested_folders(root, kDepth);
+
+  MeasuredRun m;
+  double cpu = child_cpu_seconds([&] { m = run_imgaudit_measured({root}); });
+  EXPECT_EQ(m.result.status, 2) << m.result.err;
+  EXPECT_EQ(m.result.err, "imgaudit: rootfs:" + root + ": path " + std::to_string(kMaxPathDepth + 1) +
+                              " folders deep, deeper than the limit of " + std::to_string(kMaxPathDepth) + ": '" +
+                              repeated("d/", 50) + "...'\n");
+  EXPECT_LT(cpu, 5.0) << "CPU seconds";
+  EXPECT_LT(m.peak_rss_mib, 200.0);
+  remove_nested_folders(root, kDepth);
+}
+
+// In a layer: a path longer than PATH_MAX, a symlink target as long, and a path deeper than the limit.
+TEST(HostileInput, LayerPathTooLongOrTooDeepIsOneLineAndExitTwo) {
+  const std::string too_long = std::string(kMaxPathBytes + 1, 'p');
+  const std::string too_deep = repeated("d/", kMaxPathDepth) + "f";
+  struct Case {
+    TarEntrySpec entry;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {file(too_long, "x\n", 0644),
+       "path of 4097 bytes, longer than the limit of 4096: '" + std::string(100, 'p') + "...'"},
+      {symlink_entry("etc/far", too_long),
+       "symlink target of 4097 bytes, longer than the limit of 4096: '" + std::string(100, 'p') + "...'"},
+      {file(too_deep, "x\n", 0644),
+       "path 257 folders deep, deeper than the limit of 256: '" + repeated("d/", 50) + "...'"},
+  };
+  for (const Case& c : cases) {
+    TempDir tmp;
+    ImageSpec spec = native_image();
+    spec.layers.push_back(layer({c.entry}, "COPY . /"));
+    std::string ref = write_oci(tmp, spec);
+    CliResult r = run_imgaudit(ref);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, layer_error_start(ref, spec.layers[0]) + c.error + "\n");
+  }
+}
+
+// Up to the limits a path is read as any other.
+TEST(HostileInput, LayerPathAtTheLimitsIsRead) {
+  TempDir tmp;
+  const std::string longest = std::string(kMaxPathBytes - 2, 'p') + "/f";
+  const std::string deepest = repeated("d/", kMaxPathDepth - 1) + "f";
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(longest, "x\n", 0644), file(deepest, "x\n", 0644)}, "COPY . /"));
+  nlohmann::json j = audit_json(tmp, spec);
+  EXPECT_EQ(j["warnings"], nlohmann::json::array());
+}
+
+namespace {
+
+// A zstd tar of `count` empty files, written entry by entry.
+LayerBlob layer_of_empty_files(const TempDir& tmp, size_t count) {
+  const std::string path = tmp / "many.tar.zst";
+  std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
+  std::unique_ptr<archive_entry, decltype(&archive_entry_free)> e(archive_entry_new(), archive_entry_free);
+  archive_write_add_filter_zstd(a.get());
+  archive_write_set_format_pax_restricted(a.get());
+  EXPECT_EQ(archive_write_open_filename(a.get(), path.c_str()), ARCHIVE_OK);
+  for (size_t i = 0; i < count; ++i) {
+    archive_entry_clear(e.get());
+    archive_entry_set_pathname(e.get(), ("f/" + std::to_string(i)).c_str());
+    archive_entry_set_filetype(e.get(), AE_IFREG);
+    archive_entry_set_perm(e.get(), 0644);
+    archive_entry_set_size(e.get(), 0);
+    EXPECT_EQ(archive_write_header(a.get(), e.get()), ARCHIVE_OK);
+  }
+  EXPECT_EQ(archive_write_close(a.get()), ARCHIVE_OK);
+  return {read_file(path), Compression::Zstd, "COPY f /f"};
+}
+
+}  // namespace
+
+// A layer of one entry more than the limit: refused when that one comes, its memory bounded by what the
+// limit allows (1,048,576 entries take some 120 MiB).
+TEST(HostileInput, LayerWithTooManyEntriesIsOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer_of_empty_files(tmp, kMaxLayerEntries + 1));
+  std::string ref = write_oci(tmp, spec);
+  MeasuredRun m = run_imgaudit_measured({ref});
+  EXPECT_EQ(m.result.status, 2) << m.result.err;
+  EXPECT_EQ(m.result.err, layer_error_start(ref, spec.layers[0]) + "more than " +
+                              std::to_string(kMaxLayerEntries) + " entries in one layer\n");
+  EXPECT_LT(m.peak_rss_mib, 512.0);
+}
+
+TEST(HostileInput, ImageWithTooManyLayersIsOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  for (size_t i = 0; i <= kMaxLayers; ++i)
+    spec.layers.push_back(layer({file("etc/layer", std::to_string(i) + "\n", 0644)}, "COPY layer /etc/"));
+  std::string ref = write_oci(tmp, spec);
+  CliResult r = run_imgaudit(ref);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "imgaudit: " + ref + ": " + std::to_string(kMaxLayers + 1) + " layers, more than the limit of " +
+                       std::to_string(kMaxLayers) + "\n");
+}
+
+// An index of more manifests than the limit, and one whose 65 entries each name the same index of 65:
+// 4,225 in all, which the walk would otherwise visit one by one.
+TEST(HostileInput, IndexFanningOutTooFarIsOneLineAndExitTwo) {
+  auto descriptor = [](const std::string& digest, size_t size, bool index) {
+    return nlohmann::json{{"mediaType", index ? "application/vnd.oci.image.index.v1+json"
+                                              : "application/vnd.oci.image.manifest.v1+json"},
+                          {"digest", digest},
+                          {"size", size}};
+  };
+  auto index_of = [](const nlohmann::json& entries) {
+    return nlohmann::json{{"schemaVersion", 2}, {"mediaType", "application/vnd.oci.image.index.v1+json"},
+                          {"manifests", entries}};
+  };
+  const std::string fake_manifest = "sha256:" + std::string(64, 'a');
+  const std::string error_end = ": index.json: more than " + std::to_string(kMaxIndexManifests) +
+                                " manifests, the indexes inside it counted in\n";
+  {
+    TempDir tmp;
+    std::string layout = tmp / "flat";
+    write_file(layout + "/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+    nlohmann::json entries = nlohmann::json::array();
+    for (size_t i = 0; i <= kMaxIndexManifests; ++i) entries.push_back(descriptor(fake_manifest, 2, false));
+    write_file(layout + "/index.json", index_of(entries).dump());
+    CliResult r = run_imgaudit("oci:" + layout);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "imgaudit: oci:" + layout + error_end);
+  }
+  {
+    TempDir tmp;
+    std::string layout = tmp / "nested";
+    write_file(layout + "/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+    nlohmann::json inner = nlohmann::json::array();
+    for (int i = 0; i < 65; ++i) inner.push_back(descriptor(fake_manifest, 2, false));
+    auto [inner_digest, inner_size] = put_blob(layout, index_of(inner).dump());
+    nlohmann::json outer = nlohmann::json::array();
+    for (int i = 0; i < 65; ++i) outer.push_back(descriptor(inner_digest, inner_size, true));
+    write_file(layout + "/index.json", index_of(outer).dump());
+    CliResult r = run_imgaudit("oci:" + layout);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "imgaudit: oci:" + layout + error_end);
+  }
+}
+
+// docker save's manifest.json, the index of an archive, listing more images than the limit.
+TEST(HostileInput, DockerArchiveListingTooManyImagesIsOneLineAndExitTwo) {
+  TempDir tmp;
+  nlohmann::json images = nlohmann::json::array();
+  for (size_t i = 0; i <= kMaxIndexManifests; ++i)
+    images.push_back({{"Config", std::string(64, 'a') + ".json"}, {"RepoTags", {"app:" + std::to_string(i)}},
+                      {"Layers", nlohmann::json::array()}});
+  write_file(tmp / "saved/manifest.json", images.dump());
+  ASSERT_EQ(run("tar -C '" + (tmp / "saved") + "' -cf '" + (tmp / "saved.tar") + "' manifest.json"), 0);
+  CliResult r = run_imgaudit("docker-archive:" + tmp / "saved.tar");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "imgaudit: docker-archive:" + tmp / "saved.tar" + ": manifest.json: more than " +
+                       std::to_string(kMaxIndexManifests) + " images\n");
+}
+
+TEST(HostileInput, LdLibraryPathOfThousandsOfEntriesIsOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file("etc/hostname", "env\n", 0644)}, "COPY hostname /etc/"));
+  std::vector<std::string> dirs;
+  for (int i = 0; i < 5000; ++i) dirs.push_back("/opt/lib" + std::to_string(i));
+  spec.env = {"LD_LIBRARY_PATH=" + join(dirs, ":")};
+  std::string ref = write_oci(tmp, spec);
+  CliResult r = run_imgaudit(ref);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "imgaudit: " + ref + ": image config: LD_LIBRARY_PATH has 5000 entries, more than the limit of " +
+                       std::to_string(kMaxLdLibraryPathEntries) + "\n");
+}
+
+// ld.so.conf whose includes include each other through one glob (each file read once, but every one names
+// all the others again), one whose glob matches too many files, and one of too many lines.
+TEST(HostileInput, LdSoConfIncludeBombIsOneLineAndExitTwo) {
+  std::vector<TarEntrySpec> bomb = {file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644)};
+  for (int i = 0; i < 64; ++i)
+    bomb.push_back(file("etc/ld.so.conf.d/" + std::to_string(i) + ".conf", "include /etc/ld.so.conf.d/*.conf\n", 0644));
+  std::vector<TarEntrySpec> wide = {file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644)};
+  for (size_t i = 0; i <= kMaxLdSoConfFiles; ++i)
+    wide.push_back(file("etc/ld.so.conf.d/" + std::to_string(i) + ".conf", "/opt/lib\n", 0644));
+  const std::vector<std::pair<std::vector<TarEntrySpec>, std::string>> cases = {
+      {bomb, "/etc/ld.so.conf: its includes name more than " + std::to_string(kMaxLdSoConfFiles) + " files"},
+      {wide, "/etc/ld.so.conf: include /etc/ld.so.conf.d/*.conf matches more than " +
+                 std::to_string(kMaxLdSoConfFiles) + " files"},
+      {{file("etc/ld.so.conf", repeated("/opt/lib\n", kMaxLdSoConfLines + 1), 0644)},
+       "/etc/ld.so.conf: more than " + std::to_string(kMaxLdSoConfLines) + " lines with its includes"},
+  };
+  for (const auto& [entries, error] : cases) {
+    TempDir tmp;
+    ImageSpec spec = native_image();
+    spec.layers.push_back(layer(entries, "COPY ld.so.conf* /etc/"));
+    std::string ref = write_oci(tmp, spec);
+    CliResult r = run_imgaudit(ref);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(r.err, "imgaudit: " + ref + ": " + error + "\n");
+  }
+}
+
+// Text files the inspectors read, more than the layer's total of them: those past it are skipped, each
+// with a warning, and the audit goes on. 40 package databases of 8 MiB each (the cap per file is 64 MiB).
+TEST(HostileInput, TextFilesPastTheLayerTotalAreSkippedWithAWarning) {
+  TempDir tmp;
+  const std::string status(8 << 20, '\n');
+  std::vector<TarEntrySpec> entries;
+  const size_t files = kMaxLayerTextBytes / status.size() + 8;
+  for (size_t i = 0; i < files; ++i)
+    entries.push_back(file("lib/" + std::to_string(i) + "/site-packages/p.dist-info/METADATA", status, 0644));
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer(entries, "COPY . /"));
+  nlohmann::json j = audit_json(tmp, spec);
+  std::vector<std::string> expected;
+  for (size_t i = kMaxLayerTextBytes / status.size(); i < files; ++i)
+    expected.push_back("layer 0: skipped content of /lib/" + std::to_string(i) +
+                       "/site-packages/p.dist-info/METADATA: the layer's text files pass " +
+                       std::to_string(kMaxLayerTextBytes) + " bytes in all");
+  EXPECT_EQ(j["warnings"], nlohmann::json(expected));
+}
+
+namespace {
+
+std::string percent_decoded(const std::string& uri) {
+  std::string out;
+  for (size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size()) {
+      out += char(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += uri[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// File names that are not UTF-8 (Latin-1, a stray byte) or hold a backslash reach JSON and SARIF losslessly:
+// decoded as README says, each string gives the name's bytes back; SARIF's URIs percent-encode the same bytes.
+TEST(HostileInput, NamesThatAreNotUtf8AreKeptLosslesslyInJsonAndSarif) {
+  if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  const std::string good = compiled(tmp, "gcc", kHelloC);
+  const std::set<std::string> names = {"/bin/caf\xe9", "/bin/back\\slash\\xff", "/bin/\xff\xfe\x80"};
+  // A folder: the project's tar writer, as pax wants, refuses names that are not UTF-8.
+  std::string root = tmp / "root";
+  std::filesystem::create_directories(root + "/etc");
+  for (const std::string& name : names) write_file(root + name, good.substr(0, 40), 0755);
+  CliResult r = run_imgaudit("--fail-on never --format json -o sarif=" + tmp / "r.sarif" + " '" + root + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  std::set<std::string> in_binaries, in_finding, in_sarif_names, in_sarif_uris;
+  nlohmann::json j = r.json();
+  for (auto& b : j["binaries"]) in_binaries.insert(decode_lossless_utf8(b["path"]));
+  for (auto& f : findings(j, "elf-unreadable"))
+    for (auto& p : f["paths"]) in_finding.insert(decode_lossless_utf8(p));
+  nlohmann::json sarif = nlohmann::json::parse(read_file(tmp / "r.sarif"));
+  for (auto& result : sarif["runs"][0]["results"]) {
+    if (result["ruleId"] != "elf-unreadable") continue;
+    for (auto& location : result["locations"]) {
+      for (auto& logical : location["logicalLocations"])
+        in_sarif_names.insert(decode_lossless_utf8(logical["fullyQualifiedName"]));
+      in_sarif_uris.insert("/" + percent_decoded(location["physicalLocation"]["artifactLocation"]["uri"]));
+    }
+  }
+  EXPECT_EQ(in_binaries, names);
+  EXPECT_EQ(in_finding, names);
+  EXPECT_EQ(in_sarif_names, names);
+  EXPECT_EQ(in_sarif_uris, names);
+  EXPECT_NE(r.out.find(R"("/bin/caf\\xe9")"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("/bin/back\\\\slash\\\\xff")"), std::string::npos) << r.out;
 }

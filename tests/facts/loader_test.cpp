@@ -4,9 +4,13 @@
 #include <memory>
 #include <set>
 
+#include <sys/resource.h>
+
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"
+#include "util/error.h"
+#include "util/limits.h"
 #include "util/paths.h"
 #include "view_builder.h"
 
@@ -345,6 +349,54 @@ TEST_F(FactsLoader, WrongClassCandidateIsSkipped) {
   EXPECT_EQ(run_loader(b, "usr/bin/app").missing_needed, Names{"libfoo.so"});
   b.elf_file("usr/lib/libfoo.so", at("libfoo.so"));
   EXPECT_EQ(run_loader(b, "usr/bin/app").resolved.at("libfoo.so"), "usr/lib/libfoo.so");
+}
+
+// The longest search an ELF file can ask for: 4,096 NEEDED names (all missing) and a RUNPATH of 13,000
+// folders (65,536 bytes): 53 million paths to try. The emulation stops at its step limit, its CPU and
+// memory bounded by it.
+TEST_F(FactsLoader, SearchTooLongToFollowIsAnErrorWithBoundedCostNotAHang) {
+  ViewBuilder b;
+  glibc_base(b);
+  ElfFacts hostile = *b.inspect(at("app_runpath"));
+  hostile.needed.clear();
+  for (int i = 0; i < 4096; ++i) hostile.needed.push_back("libmissing" + std::to_string(i) + ".so");
+  hostile.runpath.clear();
+  for (int i = 0; i < 13000; ++i) hostile.runpath.push_back("/r" + std::to_string(i));
+  b.elf("usr/bin/app", b.keep(hostile));
+  auto cpu_seconds = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const double before = cpu_seconds();
+  std::string error;
+  try {
+    run_loader(b, "usr/bin/app");
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  EXPECT_EQ(error, "loader emulation: more than " + std::to_string(kMaxLoaderSteps) +
+                       " library lookups; the image's library search paths are too long to follow");
+  EXPECT_LT(cpu_seconds() - before, 20.0);
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  EXPECT_LT(u.ru_maxrss / 1024, 1024) << "MiB";
+}
+
+TEST_F(FactsLoader, LdLibraryPathOfTooManyEntriesIsAnError) {
+  ViewBuilder b;
+  glibc_base(b);
+  std::string llp = "LD_LIBRARY_PATH=/opt/0";
+  for (size_t i = 1; i <= kMaxLdLibraryPathEntries; ++i) llp += ":/opt/" + std::to_string(i);
+  b.elf_file("usr/bin/app", at("app"));
+  try {
+    run_loader(b, "usr/bin/app", {llp});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "image config: LD_LIBRARY_PATH has 257 entries, more than the limit of 256");
+  }
+  llp.resize(llp.rfind(':'));  // 256 entries: searched
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {llp}).missing_needed, Names{"libfoo.so"});
 }
 
 }  // namespace

@@ -124,15 +124,15 @@ TEST(CodeQualityReport, IgnoredFindingsAreLeftOut) {
     for (auto& i : issues) EXPECT_NE(i["fingerprint"], finding_fingerprint(f)) << reason;
 }
 
-TEST(CodeQualityReport, HostilePathIsValidJsonAndKeptAsTextThatIsNotUtf8IsReplaced) {
+TEST(CodeQualityReport, HostilePathIsValidJsonAndKeptAsTextThatIsNotUtf8IsEscaped) {
   std::string text = codequality_text(sample_report());
   // Raw control characters never reach the file (JSON escapes them).
   for (unsigned char c : text) EXPECT_TRUE(c >= 0x20 || c == '\n') << int(c);
   auto issues = nlohmann::json::parse(text);
   ASSERT_EQ(issues.size(), 6u);
-  // Without its leading "/"; the stray 0xff byte is U+FFFD, the rest (ESC, BEL, newline, C1) exact.
+  // Without its leading "/"; the stray 0xff byte is "\xff" (lossless_utf8), the rest (ESC, BEL, newline, C1) exact.
   EXPECT_EQ(issues[1]["location"]["path"],
-            "opt/\x1b[31mevil\x07]]><x a=\"1\" b='2'>&amp;\n  /usr/bin/spoof\xef\xbf\xbd\xc2\x9b");
+            "opt/\x1b[31mevil\x07]]><x a=\"1\" b='2'>&amp;\n  /usr/bin/spoof\\xff\xc2\x9b");
   EXPECT_EQ(issues[1]["fingerprint"], finding_fingerprint(sample_report().findings[1]));
 }
 

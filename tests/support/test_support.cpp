@@ -173,6 +173,25 @@ std::string toolchain_problem(const std::string& compiler, const std::string& fl
   return it->second;
 }
 
+std::string decode_lossless_utf8(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 == s.size()) {
+      out += s[i];
+    } else if (s[i + 1] == '\\') {
+      out += '\\';
+      ++i;
+    } else if (s[i + 1] == 'x' && i + 3 < s.size()) {
+      out += char(std::stoi(s.substr(i + 2, 2), nullptr, 16));
+      i += 3;
+    } else {
+      ADD_FAILURE() << "not lossless_utf8: a lone backslash in " << s;
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;

@@ -1,6 +1,11 @@
 // printable(): what reaches a terminal from an image, a file name or an engine's answer.
 #include <gtest/gtest.h>
 
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
 #include "util/strings.h"
 
 using namespace imgaudit;
@@ -17,4 +22,24 @@ TEST(Printable, CutsAtTheBoundNeverInsideACharacter) {
   EXPECT_EQ(printable("abcdef", 3), "abc...");
   EXPECT_EQ(printable("abc", 3), "abc");
   EXPECT_EQ(printable("a\xc3\xa9z", 2), "a\xc3\xa9...");
+}
+
+// lossless_utf8(): every string of the JSON outputs. Well-formed UTF-8 without a backslash is unchanged;
+// any bytes come back from it (test_support's decoder reads it as README says).
+TEST(LosslessUtf8, KeepsUtf8AndEscapesTheRest) {
+  EXPECT_EQ(lossless_utf8("usr/bin/caf\xc3\xa9 \xf0\x9f\x90\xb3\n"), "usr/bin/caf\xc3\xa9 \xf0\x9f\x90\xb3\n");
+  EXPECT_EQ(lossless_utf8("caf\xe9"), "caf\\xe9");
+  EXPECT_EQ(lossless_utf8("a\\b\\xff"), "a\\\\b\\\\xff");
+  EXPECT_EQ(lossless_utf8("\xed\xa0\x80\xc0\xaf"), "\\xed\\xa0\\x80\\xc0\\xaf");  // a surrogate, an overlong '/'
+}
+
+TEST(LosslessUtf8, EveryByteStringDecodesBack) {
+  std::mt19937 random(12);
+  for (int i = 0; i < 2000; ++i) {
+    std::string bytes(random() % 24, '\0');
+    for (char& c : bytes) c = "\\x\xc3\xa9\xff\x80\xe2\x82\xac" "a/"[random() % 11];
+    std::string encoded = lossless_utf8(bytes);
+    EXPECT_EQ(test::decode_lossless_utf8(encoded), bytes) << printable(bytes);
+    EXPECT_NO_THROW(nlohmann::json(encoded).dump());  // well-formed UTF-8: nlohmann prints it strictly
+  }
 }

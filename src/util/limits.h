@@ -1,0 +1,105 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+// Every bound imgaudit puts on its input, in one place (as bloaty keeps its own): what each bounds and why
+// its value, which real images stay far below. README's "Limits" lists them with what happens when one is
+// reached. The ELF and file content caps still live in src/elf and src/layer/layer_builder.cpp.
+namespace imgaudit {
+
+// --- Images and their layers ---
+
+// Indexes inside indexes: real ones nest 1 or 2 deep (a layout's index.json around a multi-platform index).
+inline constexpr int kMaxIndexNesting = 8;
+// Manifests one index lists, the indexes inside it counted in, and images one docker save archive lists:
+// multi-platform images list about 20 (a dozen platforms and their attestations); a layout of many tags, some
+// hundreds.
+inline constexpr size_t kMaxIndexManifests = 4096;
+// Layers of one image: Docker refuses to run more than 127 (overlayfs' lower-directory bound).
+inline constexpr size_t kMaxLayers = 1024;
+// Tar headers in one layer, whiteouts and skipped ones counted in: a whole Debian 12 developer machine holds
+// 470,000 files; the largest single layers (TeX Live, CUDA) some 200,000. 2^20 entries take 120 MiB.
+inline constexpr size_t kMaxLayerEntries = size_t(1) << 20;
+// Bytes of one path inside an image: Linux's PATH_MAX, beyond which no runtime can create the file. Real paths
+// stay under 300 (the longest on a Debian 12 machine: 211; in Alpine's minirootfs: 80).
+inline constexpr size_t kMaxPathBytes = 4096;
+// Folders one path passes through: real paths pass under 30 (a Debian 12 machine: 21; Alpine's minirootfs: 7).
+// Each path is kept whole, so 50,000 nested folders would cost 50,000 paths of up to 100 KB each.
+inline constexpr size_t kMaxPathDepth = 256;
+// Bytes of the text files the inspectors read (package databases, os-release, ld.so.conf, wheel METADATA) in
+// one layer, beside the cap per file: a Debian 12 developer machine's come to 2.5 MB (dpkg's status of 1,024
+// packages 0.9 MB, the METADATA of 452 wheels 1.6 MB); an image of 10,000 packages stays under 50 MB.
+inline constexpr uint64_t kMaxLayerTextBytes = uint64_t(256) << 20;
+
+// --- Archives, blobs and JSON documents ---
+
+// Manifests, indexes and configs are never this large: a config with a long history is some 100 KB.
+inline constexpr uint64_t kMaxJsonBlob = 16 << 20;
+// JSON from outside the program (image blobs, registry and Engine answers, settings, caches) is nested
+// no deeper than this: nlohmann's copies and printing recurse, and a document 150,000 levels deep
+// overflows the stack. Real documents stay under 10 (an OCI index inside an index, annotations).
+inline constexpr int kMaxJsonDepth = 64;
+// Non-layer members of a streamed archive (manifests, configs, repositories) kept in memory in all.
+inline constexpr uint64_t kMaxStreamKeptBytes = 64 << 20;
+// Hard links an archive member is followed through to its file: docker save's links go one hop.
+inline constexpr int kMaxArchiveLinkHops = 16;
+// Symbolic links one path lookup follows: Linux's MAXSYMLINKS, past which the kernel says ELOOP too.
+inline constexpr int kMaxSymlinkHops = 40;
+
+// --- Dynamic loader emulation ---
+
+// Entries of the image's LD_LIBRARY_PATH: real images set a handful (CUDA images: 4). Each entry is searched
+// for every library name of every program.
+inline constexpr size_t kMaxLdLibraryPathEntries = 256;
+// ld.so.conf includes nested in includes: Debian's go one level deep (ld.so.conf.d/*.conf).
+inline constexpr int kMaxLdSoConfDepth = 16;
+// ld.so.conf files named, the main one and every match of its include globs: a Debian 12 developer machine
+// with CUDA names 7.
+inline constexpr size_t kMaxLdSoConfFiles = 1024;
+// Lines of all ld.so.conf files read together: that machine's have 15.
+inline constexpr size_t kMaxLdSoConfLines = 65536;
+// Paths the loader emulation tries and library names it loads, every program counted: Alpine's minirootfs
+// takes 40, a Debian 12 developer machine's /usr and /etc (4,667 ELF files) 13,430. Each distinct path tried
+// is cached: a hostile search reaching the limit costs some 6 CPU seconds and 500 MiB.
+inline constexpr uint64_t kMaxLoaderSteps = uint64_t(1) << 21;
+// Memoised library closures nested this deep; beyond, libraries load in place (recursion stays bounded).
+inline constexpr int kMaxClosureDepth = 64;
+// Entries of an ld.so.cache: real caches hold a few thousand; a bound on memory for hostile bytes.
+inline constexpr uint32_t kMaxLdSoCacheEntries = 1u << 18;
+// Names in an ld.so.cache's glibc-hwcaps extension: real caches name under 10.
+inline constexpr uint32_t kMaxLdSoCacheHwcapsNames = 1u << 12;
+// A run of strings in ld.so longer than this is no list of system directories: glibc's has 2 to 4.
+inline constexpr size_t kMaxGlibcSystemDirs = 16;
+// A string in ld.so longer than this is no system directory: real ones ("/usr/lib/x86_64-linux-gnu/") are 30.
+inline constexpr size_t kMaxGlibcSystemDirLength = 256;
+
+// --- Files and answers around the image ---
+
+// Dockerfiles given with --dockerfile: real ones are a few KB.
+inline constexpr uint64_t kMaxDockerfileBytes = 8u << 20;
+// Settings files (--config, .imgaudit.yaml): real ones are a few hundred bytes.
+inline constexpr uint64_t kMaxSettingsFile = 1 << 20;
+// Docker's config.json read for the Engine's endpoint: real ones are a few KB.
+inline constexpr uint64_t kMaxEngineConfigFile = 1 << 20;
+// Image names and IDs the Engine is asked for: Docker's own references stay under 300 characters.
+inline constexpr size_t kMaxEngineImageName = 512;
+// Engine answers other than the image export: an image inspect answer is some KB.
+inline constexpr uint64_t kMaxEngineAnswer = 4 << 20;
+// What a credential helper prints: a JSON credential of some hundred bytes.
+inline constexpr size_t kMaxCredentialHelperOutput = 1 << 20;
+// A registry token answer: JWTs are some KB.
+inline constexpr uint64_t kMaxTokenResponse = 1 << 20;
+// The body of a registry's error answer kept for the message (and a tags list): some hundred bytes.
+inline constexpr uint64_t kMaxErrorBody = 64 << 10;
+// HTTP redirects one request follows: registries redirect blobs once, to their storage.
+inline constexpr long kMaxRedirects = 8;
+// Authentication rounds one request makes (a 401 after a fresh token is final): registries need 1.
+inline constexpr int kMaxAuthRounds = 2;
+// Repository names with their registry: the distribution spec's 255 characters.
+inline constexpr size_t kMaxRepositoryNameLength = 255;
+// Attempts at a request that fails transiently (5xx, 429, a dropped connection).
+inline constexpr int kMaxAttempts = 4;
+// A 429 asking to wait longer than this is an error, not a wait.
+inline constexpr long kMaxRetryAfterSeconds = 30;
+
+}  // namespace imgaudit
