@@ -27,10 +27,6 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-// A settings file holds a few hundred values; YAML aliases can make a small file name billions
-// (each level of `[*a, *a, ...]` multiplies), so the values are counted as they are converted.
-constexpr size_t kMaxSettingsValues = 100000;
-
 // YAML to JSON: plain true/false, integers and null as themselves, every other scalar a string.
 nlohmann::json to_json(const YAML::Node& node, size_t& values) {
   if (++values > kMaxSettingsValues)

@@ -5,21 +5,10 @@
 #include <optional>
 #include <unordered_set>
 
+#include "util/limits.h"
+
 namespace imgaudit {
 namespace {
-
-// Real programs name under 200 libraries (browsers, language runtimes), each under PATH_MAX, and Nix's
-// long RPATHs stay under a few KiB: an ELF past these is hostile (one with millions of names took
-// gigabytes to hold). Symbol names are not bounded here: C++ templates make long ones.
-constexpr size_t kMaxNeeded = 4096;
-constexpr size_t kMaxLibraryName = 4096;   // DT_NEEDED, DT_SONAME
-constexpr size_t kMaxSearchPath = 65536;   // DT_RPATH, DT_RUNPATH
-// Symbols are only matched against names of under 32 bytes (pthread_create, getaddrinfo, __res_*): a
-// longer name is seen by its first bytes, so no lookup scans far for its end (a table of a million
-// symbols naming one unterminated 16 MiB string took hours). The largest unstripped programs (a
-// browser, a JVM) carry a few million symbols.
-constexpr size_t kSymbolNameSeen = 256;
-constexpr uint64_t kMaxSymbolsVisited = uint64_t(1) << 24;
 
 // A string table; every lookup is bounded by it.
 struct StringTable {

@@ -6,19 +6,9 @@
 #include <vector>
 
 #include "elf/byte_scan.h"
+#include "util/limits.h"
 
 namespace imgaudit {
-
-inline constexpr uint64_t kMaxElfSize = uint64_t(64) << 30;        // larger ELF files are reported, not inspected
-inline constexpr uint64_t kElfWholeFileBytes = uint64_t(32) << 20;  // kept whole up to this size
-inline constexpr uint64_t kElfHeadWindow = uint64_t(16) << 20;      // of a larger file: its first bytes,
-inline constexpr uint64_t kElfTailWindow = uint64_t(16) << 20;      // its last bytes,
-inline constexpr uint64_t kElfSegmentWindow = uint64_t(4) << 20;    // the first bytes of each segment named,
-inline constexpr size_t kMaxElfSegmentWindows = 8;                  // for this many segments,
-inline constexpr uint64_t kGoBuildInfoWindow = uint64_t(1) << 20;   // and after each Go build info magic,
-inline constexpr size_t kMaxGoMagics = 4;                           // for this many magics.
-// All captures at once, across the threads that read layers.
-inline constexpr uint64_t kElfMemoryBudget = uint64_t(160) << 20;
 
 // The bytes of one ELF file that the inspector keeps, taken from a forward-only stream in a
 // bounded amount of memory, whatever the file's size.

@@ -10,14 +10,13 @@
 #include "elf/elf_capture.h"
 #include "util/error.h"
 #include "util/human_size.h"
+#include "util/limits.h"
 #include "util/paths.h"
 
 namespace imgaudit {
 
 namespace {
 
-constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
-constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 constexpr std::string_view kWhiteoutPrefix = ".wh.";
 constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
 

@@ -4,8 +4,46 @@
 
 // Every bound imgaudit puts on its input, in one place (as bloaty keeps its own): what each bounds and why
 // its value, which real images stay far below. README's "Limits" lists them with what happens when one is
-// reached. The ELF and file content caps still live in src/elf and src/layer/layer_builder.cpp.
+// reached.
 namespace imgaudit {
+
+// --- File content: ELF files and the texts the inspectors read ---
+
+// ELF files larger than this are reported (elf-unreadable), not inspected: the largest real ones (unstripped
+// browsers, CUDA libraries) are a few GiB. The capture maps this much address space, never memory.
+inline constexpr uint64_t kMaxElfSize = uint64_t(64) << 30;
+// An ELF file up to this size is kept whole while inspected (all but a few files of any image: libLLVM,
+// a Go or Rust program of note).
+inline constexpr uint64_t kElfWholeFileBytes = uint64_t(32) << 20;
+// Of a larger one: its first bytes (headers, .dynsym, .dynstr, version records: libLLVM's take 9 MiB),
+inline constexpr uint64_t kElfHeadWindow = uint64_t(16) << 20;
+// its last bytes (section headers and their names, .symtab of a stripped-of-debug-info program),
+inline constexpr uint64_t kElfTailWindow = uint64_t(16) << 20;
+// the first bytes of each PT_DYNAMIC, PT_INTERP and PT_NOTE segment (real ones are some KB),
+inline constexpr uint64_t kElfSegmentWindow = uint64_t(4) << 20;
+inline constexpr size_t kMaxElfSegmentWindows = 8;
+// and the bytes after each of the first Go build info magics (the inline build info is some KB).
+inline constexpr uint64_t kGoBuildInfoWindow = uint64_t(1) << 20;
+inline constexpr size_t kMaxGoMagics = 4;
+// The memory of every ELF capture at once, across the threads that read layers: two large files at a time.
+inline constexpr uint64_t kElfMemoryBudget = uint64_t(160) << 20;
+// DT_NEEDED entries of one file: real programs name under 200 (browsers, language runtimes); millions of
+// names took gigabytes to hold.
+inline constexpr size_t kMaxNeeded = 4096;
+// Bytes of one DT_NEEDED or DT_SONAME name: under PATH_MAX.
+inline constexpr size_t kMaxLibraryName = 4096;
+// Bytes of one DT_RPATH or DT_RUNPATH: Nix's long ones stay under a few KiB.
+inline constexpr size_t kMaxSearchPath = 65536;
+// Symbols are matched against names of under 32 bytes (pthread_create, getaddrinfo, __res_*), so a longer
+// name is read no further than this: a million symbols naming one unterminated 16 MiB string took hours.
+inline constexpr size_t kSymbolNameSeen = 256;
+// Symbols visited in one file: the largest unstripped programs (a browser, a JVM) carry a few million.
+inline constexpr uint64_t kMaxSymbolsVisited = uint64_t(1) << 24;
+// One text file an inspector reads (os-release, a package database, ld.so.conf, WHEEL, METADATA): dpkg's
+// status of a large image is some MB.
+inline constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
+// One ld.so.cache: a cache of a few thousand libraries is some hundred KB.
+inline constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 
 // --- Images and their layers ---
 
@@ -79,6 +117,9 @@ inline constexpr size_t kMaxGlibcSystemDirLength = 256;
 inline constexpr uint64_t kMaxDockerfileBytes = 8u << 20;
 // Settings files (--config, .imgaudit.yaml): real ones are a few hundred bytes.
 inline constexpr uint64_t kMaxSettingsFile = 1 << 20;
+// Values in a settings file once YAML aliases are expanded: real ones hold a few hundred, and each level of
+// `[*a, *a, ...]` multiplies (nine lines name a billion).
+inline constexpr size_t kMaxSettingsValues = 100000;
 // Docker's config.json read for the Engine's endpoint: real ones are a few KB.
 inline constexpr uint64_t kMaxEngineConfigFile = 1 << 20;
 // Image names and IDs the Engine is asked for: Docker's own references stay under 300 characters.
