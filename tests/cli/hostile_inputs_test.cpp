@@ -214,39 +214,6 @@ TEST(HostileInput, BlobLongerThanItsDescriptorFailsAtTheSize) {
 
 namespace {
 
-struct MeasuredRun {
-  CliResult result;
-  double peak_rss_mib = 0;
-};
-
-// imgaudit run with `args` in a child forked for it alone, with the child's peak resident memory. Not
-// through popen, as run_imgaudit: a child spawned so starts from this process's own peak, and a test that
-// built a large image has one.
-MeasuredRun run_imgaudit_measured(const std::vector<std::string>& args) {
-  TempDir tmp;
-  const std::string out = tmp / "stdout", err = tmp / "stderr", binary = imgaudit_binary();
-  std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  MeasuredRun m;
-  int status = 0;
-  rusage u{};
-  EXPECT_EQ(wait4(pid, &status, 0, &u), pid);
-  m.result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  m.result.out = read_file(out);
-  m.result.err = read_file(err);
-  m.peak_rss_mib = double(u.ru_maxrss) / 1024.0;
-  return m;
-}
-
 // The error line imgaudit gives for an image whose layer 0 is `blob`: "imgaudit: <ref>: layer <digest>: ".
 std::string layer_error_start(const std::string& ref, const LayerBlob& blob) {
   return "imgaudit: " + ref + ": layer " + Sha256::of(blob.bytes) + ": ";

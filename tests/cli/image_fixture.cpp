@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace imgaudit::test {
 
 namespace {
@@ -20,6 +25,32 @@ CliResult run_imgaudit(const std::string& args) { return run_imgaudit_cd("", arg
 CliResult run_imgaudit_in(const std::string& dir, const std::string& args) {
   return run_imgaudit_cd(dir, args);
 }
+
+MeasuredRun run_imgaudit_measured(const std::vector<std::string>& args) {
+  TempDir tmp;
+  const std::string out = tmp / "stdout", err = tmp / "stderr", binary = imgaudit_binary();
+  std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) _exit(126);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  MeasuredRun m;
+  int status = 0;
+  rusage u{};
+  EXPECT_EQ(wait4(pid, &status, 0, &u), pid);
+  m.result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.result.out = read_file(out);
+  m.result.err = read_file(err);
+  m.peak_rss_mib = double(u.ru_maxrss) / 1024.0;
+  return m;
+}
+
 
 LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by, Compression c) {
   LayerBlob l;

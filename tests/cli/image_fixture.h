@@ -23,6 +23,16 @@ CliResult run_imgaudit(const std::string& args);
 // The same, from the folder `dir`.
 CliResult run_imgaudit_in(const std::string& dir, const std::string& args);
 
+struct MeasuredRun {
+  CliResult result;
+  double peak_rss_mib = 0;
+};
+
+// imgaudit run with `args` in a child forked for it alone, with the child's peak resident memory. Not
+// through popen, as run_imgaudit: a child spawned so starts from this process's own peak, and a test that
+// built a large image has one.
+MeasuredRun run_imgaudit_measured(const std::vector<std::string>& args);
+
 // A layer holding the given entries.
 LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by,
                 Compression c = Compression::Gzip);
