@@ -10,6 +10,9 @@ namespace imgaudit {
 namespace {
 
 constexpr size_t kMaxNameLength = 255;
+// Longer than any valid reference (a 255-character name, a 128-character tag, a digest): checked
+// first, as std::regex recurses once a character and a long enough text overflows the stack.
+constexpr size_t kMaxReferenceLength = 512;
 
 // The grammar of github.com/distribution/reference.
 const std::regex& component_re() {
@@ -43,6 +46,7 @@ std::string RegistryRef::host_name() const {
 RegistryRef parse_registry_ref(const std::string& text) {
   auto bad = [&](const std::string& why) { return InputError("invalid image reference: " + why); };
   if (text.empty()) throw bad("empty");
+  if (text.size() > kMaxReferenceLength) throw bad("longer than " + std::to_string(kMaxReferenceLength) + " characters");
   RegistryRef ref;
   std::string rest = text;
 
