@@ -8,6 +8,7 @@ set -eu
 if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
   export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-14/bin/llvm-symbolizer}"
 fi
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 harness=$1 seeds=$2 work=$3 seconds=$4
 mkdir -p "$work/corpus" "$work/crashes"
 exec "$harness" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=25 -print_final_stats=1 \
