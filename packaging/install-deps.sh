@@ -12,7 +12,10 @@ TESTS="git libgtest-dev liblief-dev \
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross file golang-go rustc libjemalloc-dev libmimalloc-dev \
   umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
-  dpkg-dev groff-base man-db zsh pre-commit lintian"
+  dpkg-dev groff-base man-db zsh pre-commit lintian \
+  clang-14 libclang-rt-14-dev llvm-14"
+# clang-14 and libclang-rt-14-dev: the sanitized build and the fuzz harnesses; llvm-14: the
+# llvm-symbolizer their reports name source lines with.
 # On amd64, gcc -m32 and -mx32 link with these: gcc-multilib adds nothing more but /usr/include/asm,
 # and conflicts with the cross compiler.
 if [ "$(dpkg --print-architecture)" = amd64 ]; then

@@ -280,6 +280,8 @@ class Parser {
     std::istringstream ws(in.args);
     std::vector<std::string> words;
     for (std::string w; ws >> w;) words.push_back(w);
+    // Not empty arguments, yet no word: vertical tabs and form feeds, which the line's trim keeps.
+    if (words.empty()) fail(in.first_line, "FROM needs arguments");
     Stage st;
     st.base = words[0];
     if (words.size() == 3 && lower(words[1]) == "as") {

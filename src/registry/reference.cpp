@@ -43,6 +43,7 @@ std::string RegistryRef::host_name() const {
 RegistryRef parse_registry_ref(const std::string& text) {
   auto bad = [&](const std::string& why) { return InputError("invalid image reference: " + why); };
   if (text.empty()) throw bad("empty");
+  if (text.size() > kMaxReferenceLength) throw bad("longer than " + std::to_string(kMaxReferenceLength) + " characters");
   RegistryRef ref;
   std::string rest = text;
 

@@ -215,7 +215,9 @@ nlohmann::json report_sarif(const AuditReport& report) {
   for (size_t k = 0; k < report.suppressed.size(); ++k) {
     const auto& [f, reason] = report.suppressed[k];
     auto r = result(f, rule_index(f.id), places);
-    r["suppressions"] = {suppression(f, reason, k < report.suppressed_origins.size() ? report.suppressed_origins[k] : "")};
+    // json::array(): a braced list of one json is an array with gcc but a copy of the element with clang.
+    r["suppressions"] = nlohmann::json::array(
+        {suppression(f, reason, k < report.suppressed_origins.size() ? report.suppressed_origins[k] : "")});
     results.push_back(r);
   }
 

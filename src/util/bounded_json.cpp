@@ -22,6 +22,8 @@ std::optional<nlohmann::json> parse_bounded_json(std::string_view text, std::str
     *problem = "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
   } catch (const nlohmann::json::parse_error& e) {
     *problem = "malformed JSON at byte " + std::to_string(e.byte);
+  } catch (const nlohmann::json::out_of_range&) {  // a number beyond a double: 1e999
+    *problem = "JSON number out of range";
   }
   return std::nullopt;
 }

@@ -138,6 +138,9 @@ inline constexpr long kMaxRedirects = 8;
 inline constexpr int kMaxAuthRounds = 2;
 // Repository names with their registry: the distribution spec's 255 characters.
 inline constexpr size_t kMaxRepositoryNameLength = 255;
+// A whole image reference: longer than any valid one (a 255-character name, a 128-character tag, a
+// digest). Checked first, as std::regex recurses once a character and a long text overflows the stack.
+inline constexpr size_t kMaxReferenceLength = 512;
 // Attempts at a request that fails transiently (5xx, 429, a dropped connection).
 inline constexpr int kMaxAttempts = 4;
 // A 429 asking to wait longer than this is an error, not a wait.

@@ -70,7 +70,8 @@ TEST(Inputs, FourFormatsFilesAndStreamsGiveTheSameAudit) {
     EXPECT_EQ(essence(r.json()), want) << input;
     EXPECT_EQ(r.json()["image"]["id"], base.json()["image"]["id"]) << input;
   }
-  for (auto& l : base.json()["image"]["layers"])
+  const auto base_json = base.json();  // a loop over base.json()["image"]... would read it after its end
+  for (auto& l : base_json["image"]["layers"])
     EXPECT_TRUE(std::filesystem::exists(tmp / "cache/layers/sha256/" + l["digest"].get<std::string>().substr(7) + ".json"))
         << "a streamed layer's facts are cached by its digest";
   auto piped = run_imgaudit("--format json - < " + q(tmp / "legacy.tar")).json();

@@ -158,6 +158,7 @@ TEST(ParseDockerfile, MalformedInputSaysWhereAndWhy) {
   EXPECT_EQ(parse_error("FROM alpine as\n"), "Dockerfile:1: FROM takes an image and an optional `AS name`, not: alpine as");
   EXPECT_EQ(parse_error("FROM alpine\nCOPY onlyone\n"), "Dockerfile:2: COPY needs a source and a destination");
   EXPECT_EQ(parse_error("FROM alpine\nUSER\n"), "Dockerfile:2: USER needs arguments");
+  EXPECT_EQ(parse_error("FROM \v\f\v\n"), "Dockerfile:1: FROM needs arguments");  // found by fuzz.dockerfile
 }
 
 TEST(ReadDockerfile, UnreadableFilesAreOneLineErrors) {

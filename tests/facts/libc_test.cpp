@@ -49,7 +49,8 @@ TEST(FactsLibc, AlpineLoadersCarryTheApkVersion) {
     }
     FsView view;
     view.apply(*layer, 0);
-    const Package* apk_musl = detect_distro(view).package("musl");
+    const Distro distro = detect_distro(view);
+    const Package* apk_musl = distro.package("musl");
     const Node* loader = view.find(std::string("lib/ld-musl-") + arch + ".so.1");
     ASSERT_TRUE(apk_musl && loader && loader->elf) << arch;
     EXPECT_EQ(loader->elf->musl_release + "-r0", apk_musl->version) << arch;

@@ -413,8 +413,9 @@ TEST_F(LoaderSearch, SubdirectoriesAreTheOnesThisLoaderTries) {
     if (p != dir && std::find(tried.begin(), tried.end(), p.substr(dir.size() + 1)) == tried.end())
       tried.push_back(p.substr(dir.size() + 1));
 
-  const ElfFacts* ld = ViewBuilder().inspect(native().glibc_loader_file);
-  const ElfFacts* e = ViewBuilder().inspect(prog);
+  ViewBuilder inspected;  // owns the facts both pointers point to
+  const ElfFacts* ld = inspected.inspect(native().glibc_loader_file);
+  const ElfFacts* e = inspected.inspect(prog);
   std::vector<HwcapSubdir> model = glibc_hwcap_subdirs(e->e_machine, e->elf_class, e->little_endian, ld->glibc_release);
   Names every_cpu;
   for (auto& s : model)

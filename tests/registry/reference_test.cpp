@@ -59,6 +59,21 @@ TEST(RegistryReference, MalformedOnesSayWhy) {
   EXPECT_NE(why("app__-x").find("malformed repository name"), std::string::npos);
 }
 
+// Found by fuzz.reference: std::regex recursed once a character and overflowed the stack.
+TEST(RegistryReference, HugeOnesAreRefusedBeforeTheGrammar) {
+  std::string longest = "ghcr.io/" + std::string(247, 'a') + ":" + std::string(128, 't') + "@sha256:" + std::string(64, 'e');
+  EXPECT_EQ(parse_registry_ref(longest).repository, std::string(247, 'a'));
+  for (const std::string& huge : {std::string(200000, 'a'), "a.b/" + std::string(200000, 'c'),
+                                  std::string(200000, 'h') + ".io/app", "app:" + std::string(200000, 't')}) {
+    try {
+      parse_registry_ref(huge);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "invalid image reference: longer than 512 characters");
+    }
+  }
+}
+
 TEST(RegistryReference, PlainHttpOnlyForLoopbackAndNamedHosts) {
   EXPECT_TRUE(may_use_plain_http("localhost:5000", {}));
   EXPECT_TRUE(may_use_plain_http("127.0.0.1:5000", {}));

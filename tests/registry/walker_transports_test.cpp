@@ -93,13 +93,13 @@ TEST(WalkerTransports, NestingIsBoundedAlike) {
   for (int depth = 0; depth < 10; ++depth) {
     std::string bytes = nlohmann::json{{"schemaVersion", 2},
                                        {"mediaType", "application/vnd.oci.image.index.v1+json"},
-                                       {"manifests", {entry}}}
+                                       {"manifests", nlohmann::json::array({entry})}}
                             .dump();
     std::string digest = Sha256::of(bytes);
     write_file(layout + "/blobs/sha256/" + digest.substr(7), bytes);
     entry = {{"mediaType", "application/vnd.oci.image.index.v1+json"}, {"digest", digest}, {"size", bytes.size()}};
   }
-  top["manifests"] = {entry};
+  top["manifests"] = nlohmann::json::array({entry});  // not {entry}: a copy of entry with clang
   write_file(layout + "/index.json", top.dump());
   ASSERT_EQ(run("tar -C '" + layout + "' -cf '" + tmp / "deep.tar" + "' ."), 0);
   for (std::string input : {"oci:" + layout, "oci-archive:" + tmp / "deep.tar"}) {

@@ -1,0 +1,21 @@
+# cmake -DSOURCE_DIR=... -DBUILD_DIR=... -P build_sanitized.cmake
+# Configures and builds the sanitized folder: clang, ASan, UBSan, the fuzz harnesses. A folder
+# configured before keeps its compiler: naming it again, spelled otherwise, would make cmake
+# empty the cache and build everything anew.
+find_program(CLANG clang-14)
+find_program(CLANGXX clang++-14)
+if(NOT CLANG OR NOT CLANGXX)
+  message(FATAL_ERROR "clang-14 is missing: packaging/install-deps.sh --tests installs it")
+endif()
+set(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BUILD_DIR} -DBUILD_TESTING=ON -DIMGAUDIT_SANITIZE=ON)
+if(NOT EXISTS ${BUILD_DIR}/CMakeCache.txt)
+  list(APPEND configure -DCMAKE_C_COMPILER=${CLANG} -DCMAKE_CXX_COMPILER=${CLANGXX} -DCMAKE_BUILD_TYPE=Debug)
+endif()
+include(ProcessorCount)
+ProcessorCount(cores)
+foreach(step "${configure}" "${CMAKE_COMMAND};--build;${BUILD_DIR};-j${cores}")
+  execute_process(COMMAND ${step} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${step}")
+  endif()
+endforeach()
