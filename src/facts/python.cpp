@@ -17,7 +17,8 @@ bool all_digits(std::string_view s) {
 // "python3.12" -> "3.12"; "python3" -> "" (no minor version); nullopt when not a python3 name.
 std::optional<std::string> python_name_version(std::string_view name) {
   if (name == "python3") return std::string();
-  if (starts_with(name, "python3.") && all_digits(name.substr(8))) return std::string(name.substr(6));
+  // "python3." names no version: its minor number would be no number (found by fuzz.facts).
+  if (starts_with(name, "python3.") && name.size() > 8 && all_digits(name.substr(8))) return std::string(name.substr(6));
   return std::nullopt;
 }
 

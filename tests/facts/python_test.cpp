@@ -9,6 +9,20 @@ namespace {
 
 using test::ViewBuilder;
 
+// bin/python3 takes its version from lib/python3.N beside it; a folder "python3." names none (it once
+// threw std::invalid_argument out of the audit: found by fuzz.facts).
+TEST(FactsPython, InterpreterVersionFromItsLibFolderIgnoresOneWithoutANumber) {
+  test::TempDir dir;
+  ASSERT_TRUE(test::compile_c("gcc", test::kHelloC, dir / "python3"));
+  ViewBuilder b;
+  b.elf_file("usr/bin/python3", dir / "python3");
+  b.dir("usr/lib/python3.");
+  b.dir("usr/lib/python3.11");
+  ImageFacts f = collect_facts(ImageInfo(), b.view);
+  ASSERT_EQ(f.python.interpreters.size(), 1u);
+  EXPECT_EQ(f.python.interpreters[0].version, "3.11");
+}
+
 TEST(FactsPython, DistInfoNameVersionTagsAndPurelib) {
   test::TempDir dir;
   ASSERT_TRUE(test::compile_c("gcc", test::kLibFooC, dir / "_speedups.so", "-shared -fPIC"));
