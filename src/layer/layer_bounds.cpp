@@ -38,15 +38,18 @@ void LayerBounds::check_entry(archive_entry* e, std::string_view name, const cha
                      std::to_string(kMaxPathDepth) + ": '" + printable(name, kNameShown) + "'");
 }
 
-void LayerBounds::count_text() {
+void LayerBounds::count_content() {
   if (!path_) return;
-  auto text = facts_.texts.find(*path_);
-  if (text == facts_.texts.end()) return;
-  text_bytes_ += text->second.size();
-  if (text_bytes_ <= kMaxLayerTextBytes) return;
-  facts_.texts.erase(text);
-  facts_.warnings.push_back("skipped content of " + display_path(*path_) + ": the layer's text files pass " +
-                            std::to_string(kMaxLayerTextBytes) + " bytes in all");
+  for (std::map<std::string, std::string>* kept : {&facts_.texts, &facts_.blobs}) {
+    auto content = kept->find(*path_);
+    if (content == kept->end()) continue;
+    content_bytes_ += content->second.size();
+    if (content_bytes_ <= kMaxLayerContentBytes) continue;
+    kept->erase(content);
+    facts_.warnings.push_back("skipped content of " + display_path(*path_) +
+                              ": the layer's text files and caches pass " + std::to_string(kMaxLayerContentBytes) +
+                              " bytes in all");
+  }
 }
 
 }  // namespace imgaudit

@@ -209,7 +209,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
       try {
         bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e));
         builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
-        bounds.count_text();
+        bounds.count_content();
       } catch (const InputError&) {
         if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
         throw;

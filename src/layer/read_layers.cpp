@@ -31,6 +31,31 @@ std::vector<std::string> expected_diff_ids(const ImageSource& src, size_t layer_
   return ids;
 }
 
+// What all layers' facts hold together until they are merged, checked as each layer's arrive (read or
+// from the cache). The sums do not depend on the order layers finish in, so neither does the error.
+class ImageTotals {
+ public:
+  explicit ImageTotals(std::string image) : image_(std::move(image)) {}
+  void add(const LayerFacts& layer) {
+    uint64_t content = 0;
+    for (const auto* kept : {&layer.texts, &layer.blobs})
+      for (const auto& [path, bytes] : *kept) content += bytes.size();
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_ += layer.entries.size() + layer.whiteouts.size() + layer.opaque_dirs.size();
+    content_ += content;
+    if (entries_ > kMaxImageEntries)
+      throw InputError(image_ + ": more than " + std::to_string(kMaxImageEntries) + " entries in all layers");
+    if (content_ > kMaxImageContentBytes)
+      throw InputError(image_ + ": the text files and caches the inspectors read pass " +
+                       std::to_string(kMaxImageContentBytes) + " bytes in all layers");
+  }
+
+ private:
+  std::string image_;
+  std::mutex mutex_;
+  uint64_t entries_ = 0, content_ = 0;
+};
+
 }  // namespace
 
 std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache) {
@@ -45,6 +70,7 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   workers = unsigned(std::min<size_t>(workers, layers.size()));
 
+  ImageTotals totals(src.describe());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -65,12 +91,14 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
           if (hit && hit->digest == layers[i].digest) {
             out[i] = std::move(*hit);
             out[i].media_type = layers[i].media_type;
+            totals.add(out[i]);
             continue;
           }
         }
         auto blob = src.open_blob(layers[i]);
         out[i] = read_layer(*blob, layers[i], diff_id);
         if (cacheable) cache->store(out[i]);
+        totals.add(out[i]);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!first_error) first_error = std::current_exception();

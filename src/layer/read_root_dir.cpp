@@ -70,7 +70,7 @@ LayerFacts read_root_dir(const std::string& dir) {
     } catch (const InputError& err) {
       facts.warnings.push_back(err.what());  // an unreadable file of a folder does not spoil the rest
     }
-    bounds.count_text();
+    bounds.count_content();
   }
   return facts;
 }

@@ -40,8 +40,8 @@ inline constexpr size_t kSymbolNameSeen = 256;
 // Symbols visited in one file: the largest unstripped programs (a browser, a JVM) carry a few million.
 inline constexpr uint64_t kMaxSymbolsVisited = uint64_t(1) << 24;
 // One text file an inspector reads (os-release, a package database, ld.so.conf, WHEEL, METADATA): dpkg's
-// status of a large image is some MB.
-inline constexpr uint64_t kMaxTextSize = uint64_t(64) << 20;
+// status of a large image is some MB (10,000 packages: about 10 MB).
+inline constexpr uint64_t kMaxTextSize = uint64_t(16) << 20;
 // One ld.so.cache: a cache of a few thousand libraries is some hundred KB.
 inline constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 
@@ -64,10 +64,19 @@ inline constexpr size_t kMaxPathBytes = 4096;
 // Folders one path passes through: real paths pass under 30 (a Debian 12 machine: 21; Alpine's minirootfs: 7).
 // Each path is kept whole, so 50,000 nested folders would cost 50,000 paths of up to 100 KB each.
 inline constexpr size_t kMaxPathDepth = 256;
-// Bytes of the text files the inspectors read (package databases, os-release, ld.so.conf, wheel METADATA) in
-// one layer, beside the cap per file: a Debian 12 developer machine's come to 2.5 MB (dpkg's status of 1,024
-// packages 0.9 MB, the METADATA of 452 wheels 1.6 MB); an image of 10,000 packages stays under 50 MB.
-inline constexpr uint64_t kMaxLayerTextBytes = uint64_t(256) << 20;
+// Bytes of the text files the inspectors read (package databases, os-release, ld.so.conf, wheel METADATA) and
+// of the caches they parse (ld.so.cache, glibc's loader) in one layer, beside the caps per file: a Debian 12 developer machine's come to 2.5 MB (dpkg's status of 1,024
+// packages 0.9 MB, the METADATA of 452 wheels 1.6 MB); an image of 10,000 packages stays under 15 MB.
+inline constexpr uint64_t kMaxLayerContentBytes = uint64_t(32) << 20;
+
+// --- Whole images: what all layers' facts hold together until they are merged ---
+
+// Entries of all layers together: the largest real images (a whole Debian developer machine, TeX Live
+// beside CUDA) hold some 500,000; 2^20 entries take some 120 MiB.
+inline constexpr size_t kMaxImageEntries = size_t(1) << 20;
+// Bytes of those text files and caches, all layers together: each layer's own total is bounded
+// above, and a layer rewriting a package database keeps a copy of it, so 1,024 layers would hold 32 GiB.
+inline constexpr uint64_t kMaxImageContentBytes = uint64_t(64) << 20;
 
 // --- Archives, blobs and JSON documents ---
 

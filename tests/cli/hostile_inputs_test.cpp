@@ -321,8 +321,8 @@ TEST(HostileInput, LayerPathAtTheLimitsIsRead) {
 
 namespace {
 
-// A zstd tar of `count` empty files, written entry by entry.
-LayerBlob layer_of_empty_files(const TempDir& tmp, size_t count) {
+// A zstd tar of `count` empty files in `folder`, written entry by entry.
+LayerBlob layer_of_empty_files(const TempDir& tmp, size_t count, const std::string& folder = "f") {
   const std::string path = tmp / "many.tar.zst";
   std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
   std::unique_ptr<archive_entry, decltype(&archive_entry_free)> e(archive_entry_new(), archive_entry_free);
@@ -331,7 +331,7 @@ LayerBlob layer_of_empty_files(const TempDir& tmp, size_t count) {
   EXPECT_EQ(archive_write_open_filename(a.get(), path.c_str()), ARCHIVE_OK);
   for (size_t i = 0; i < count; ++i) {
     archive_entry_clear(e.get());
-    archive_entry_set_pathname(e.get(), ("f/" + std::to_string(i)).c_str());
+    archive_entry_set_pathname(e.get(), (folder + "/" + std::to_string(i)).c_str());
     archive_entry_set_filetype(e.get(), AE_IFREG);
     archive_entry_set_perm(e.get(), 0644);
     archive_entry_set_size(e.get(), 0);
@@ -354,6 +354,21 @@ TEST(HostileInput, LayerWithTooManyEntriesIsOneLineAndExitTwo) {
   EXPECT_EQ(m.result.status, 2) << m.result.err;
   EXPECT_EQ(m.result.err, layer_error_start(ref, spec.layers[0]) + "more than " +
                               std::to_string(kMaxLayerEntries) + " entries in one layer\n");
+  EXPECT_LT(m.peak_rss_mib, 512.0);
+}
+
+// Two layers each under the limit of one, together over the image's: each layer's facts are counted in as
+// they arrive, so the image never holds all of them.
+TEST(HostileInput, LayersWithTooManyEntriesTogetherAreOneLineAndExitTwo) {
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer_of_empty_files(tmp, kMaxImageEntries / 2 + 1, "a"));
+  spec.layers.push_back(layer_of_empty_files(tmp, kMaxImageEntries / 2 + 1, "b"));
+  std::string ref = write_oci(tmp, spec);
+  MeasuredRun m = run_imgaudit_measured({ref});
+  EXPECT_EQ(m.result.status, 2) << m.result.err;
+  EXPECT_EQ(m.result.err,
+            "imgaudit: " + ref + ": more than " + std::to_string(kMaxImageEntries) + " entries in all layers\n");
   EXPECT_LT(m.peak_rss_mib, 512.0);
 }
 
@@ -469,23 +484,45 @@ TEST(HostileInput, LdSoConfIncludeBombIsOneLineAndExitTwo) {
 }
 
 // Text files the inspectors read, more than the layer's total of them: those past it are skipped, each
-// with a warning, and the audit goes on. 40 package databases of 8 MiB each (the cap per file is 64 MiB).
+// with a warning, and the audit goes on. 12 package databases of 8 MiB each (the cap per file is 16 MiB).
 TEST(HostileInput, TextFilesPastTheLayerTotalAreSkippedWithAWarning) {
   TempDir tmp;
   const std::string status(8 << 20, '\n');
   std::vector<TarEntrySpec> entries;
-  const size_t files = kMaxLayerTextBytes / status.size() + 8;
+  const size_t files = kMaxLayerContentBytes / status.size() + 8;
   for (size_t i = 0; i < files; ++i)
     entries.push_back(file("lib/" + std::to_string(i) + "/site-packages/p.dist-info/METADATA", status, 0644));
   ImageSpec spec = native_image();
   spec.layers.push_back(layer(entries, "COPY . /"));
   nlohmann::json j = audit_json(tmp, spec);
   std::vector<std::string> expected;
-  for (size_t i = kMaxLayerTextBytes / status.size(); i < files; ++i)
+  for (size_t i = kMaxLayerContentBytes / status.size(); i < files; ++i)
     expected.push_back("layer 0: skipped content of /lib/" + std::to_string(i) +
-                       "/site-packages/p.dist-info/METADATA: the layer's text files pass " +
-                       std::to_string(kMaxLayerTextBytes) + " bytes in all");
+                       "/site-packages/p.dist-info/METADATA: the layer's text files and caches pass " +
+                       std::to_string(kMaxLayerContentBytes) + " bytes in all");
   EXPECT_EQ(j["warnings"], nlohmann::json(expected));
+}
+
+// Layers each within their own total, together past the image's: one line and exit 2, whatever order the
+// layers are read in, and the memory of what was read stays bounded.
+TEST(HostileInput, TextFilesPastTheImageTotalAreOneLineAndExitTwo) {
+  TempDir tmp;
+  const std::string status(8 << 20, '\n');
+  const size_t per_layer = kMaxLayerContentBytes / status.size();
+  ImageSpec spec = native_image();
+  for (size_t l = 0; l * per_layer * status.size() <= kMaxImageContentBytes; ++l) {
+    std::vector<TarEntrySpec> entries;
+    for (size_t i = 0; i < per_layer; ++i)
+      entries.push_back(file("lib/" + std::to_string(l) + "-" + std::to_string(i) + "/site-packages/p.dist-info/METADATA",
+                             status, 0644));
+    spec.layers.push_back(layer(entries, "COPY . /"));
+  }
+  std::string ref = write_oci(tmp, spec);
+  MeasuredRun m = run_imgaudit_measured({ref});
+  EXPECT_EQ(m.result.status, 2) << m.result.err;
+  EXPECT_EQ(m.result.err, "imgaudit: " + ref + ": the text files and caches the inspectors read pass " +
+                              std::to_string(kMaxImageContentBytes) + " bytes in all layers\n");
+  EXPECT_LT(m.peak_rss_mib, 512.0);
 }
 
 namespace {
