@@ -25,7 +25,7 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 4;
+inline constexpr int kLayerFactsFormatVersion = 5;
 
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.

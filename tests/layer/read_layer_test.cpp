@@ -9,6 +9,7 @@
 #include "native_target.h"
 #include "test_support.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace imgaudit::test {
 namespace {
@@ -366,11 +367,11 @@ TEST(ReadLayerEdges, ElfTruncatedInsideTheTarIsAnInputError) {
 
 
 TEST(ReadLayerEdges, TextOverItsLimitIsSkippedWithAWarning) {
-  LayerFacts l = layer_of({file("etc/passwd", std::string((64u << 20) + 1, 'p')), file("etc/group", "root:x:0:\n")},
+  LayerFacts l = layer_of({file("etc/passwd", std::string(kMaxTextSize + 1, 'p')), file("etc/group", "root:x:0:\n")},
                           Compression::Zstd);
   EXPECT_EQ(l.texts, (std::map<std::string, std::string>{{"etc/group", "root:x:0:\n"}}));
   ASSERT_EQ(l.warnings.size(), 1u);
-  EXPECT_EQ(l.warnings[0], "skipped content of /etc/passwd: 67108865 bytes is over the limit of 67108864");
+  EXPECT_EQ(l.warnings[0], "skipped content of /etc/passwd: 16777217 bytes is over the limit of 16777216");
   EXPECT_EQ(l.entries.size(), 2u);
 }
 
