@@ -18,6 +18,10 @@ TESTS="git libgtest-dev liblief-dev \
 # llvm-symbolizer their reports name source lines with.
 # On amd64, gcc -m32 and -mx32 link with these: gcc-multilib adds nothing more but /usr/include/asm,
 # and conflicts with the cross compiler.
+# ISA-L (gzip layers, faster than zlib) is built for these in Debian 12; elsewhere zlib inflates them.
+case "$(dpkg --print-architecture)" in
+  amd64 | arm64) BUILD="$BUILD libisal-dev" ;;
+esac
 if [ "$(dpkg --print-architecture)" = amd64 ]; then
   TESTS="$TESTS libc6-dev-i386 lib32gcc-12-dev libc6-dev-x32 libx32gcc-12-dev"
 fi

@@ -8,6 +8,7 @@
 #include <CLI/Version.hpp>
 #include <nlohmann/json.hpp>
 
+#include "layer/gzip_stream.h"
 #include "rules/catalog.h"
 #include "version.h"
 
@@ -19,6 +20,7 @@ std::string version_text() {
   return std::string("imgaudit ") + kImgauditVersion + " (commit " + commit + ", built " + kImgauditBuildDate + ")\n" +
          "rules: " + std::to_string(catalog.rules().size()) + ", catalog " + catalog.version() + "\n" +
          archive_version_details() + "\n" +
+         "gzip layers: " + inflater_version(fastest_inflater()) + "\n" +
          "libelf: elfutils 0." + std::to_string(_ELFUTILS_VERSION) + " (built with)\n" +
          "libcurl " + curl_version_info(CURLVERSION_NOW)->version + "\n" +
          OpenSSL_version(OPENSSL_VERSION) + "\n" +
