@@ -6,21 +6,60 @@
 
 namespace imgaudit {
 
+namespace {
+
+// Every needle of at least kMinIndexed bytes is found through its 4-byte grams at offsets 0..3: a
+// needle that starts at s holds the gram that starts at the one multiple of 4 among s..s+3, so the
+// haystack is read a gram every 4 bytes, each looked up in a bit table that fits the L1 cache. Only
+// the few positions whose gram is in the table are compared with the needles, in order, so the first
+// match found is the first occurrence.
+constexpr size_t kGram = 4;
+constexpr size_t kMinIndexed = 2 * kGram - 1;
+constexpr unsigned kTableBits = 16;
+
+uint32_t gram_at(const char* p) {
+  uint32_t g;
+  memcpy(&g, p, kGram);
+  return g;
+}
+
+uint32_t bucket(uint32_t gram) { return (gram * 0x9E3779B1u) >> (32 - kTableBits); }
+
+}  // namespace
+
 std::vector<size_t> find_first(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  constexpr size_t kBlock = 64 * 1024;
   std::vector<size_t> found(needles.size(), std::string_view::npos);
-  size_t longest = 0;
-  for (std::string_view n : needles) longest = std::max(longest, n.size());
-  size_t missing = needles.size();
-  for (size_t start = 0; start < haystack.size() && missing > 0; start += kBlock) {
-    // Blocks overlap by longest-1 bytes so a needle across a border is still seen.
-    size_t len = std::min(haystack.size() - start, kBlock + longest - 1);
-    for (size_t i = 0; i < needles.size(); ++i) {
-      if (found[i] != std::string_view::npos || needles[i].empty()) continue;
-      const void* hit = memmem(haystack.data() + start, len, needles[i].data(), needles[i].size());
-      if (!hit) continue;
-      found[i] = static_cast<const char*>(hit) - haystack.data();
-      --missing;
+  std::vector<uint64_t> table((size_t(1) << kTableBits) / 64);
+  size_t indexed = 0;
+  for (size_t i = 0; i < needles.size(); ++i) {
+    std::string_view n = needles[i];
+    if (n.empty()) continue;
+    if (n.size() < kMinIndexed) {  // too short for the grams: searched on its own
+      const void* hit = memmem(haystack.data(), haystack.size(), n.data(), n.size());
+      if (hit) found[i] = static_cast<const char*>(hit) - haystack.data();
+      continue;
+    }
+    for (size_t k = 0; k < kGram; ++k) {
+      uint32_t b = bucket(gram_at(n.data() + k));
+      table[b / 64] |= uint64_t(1) << (b % 64);
+    }
+    ++indexed;
+  }
+  const char* data = haystack.data();
+  const size_t size = haystack.size();
+  for (size_t at = 0; indexed > 0 && at + kGram <= size; at += kGram) {
+    uint32_t b = bucket(gram_at(data + at));
+    if (!(table[b / 64] >> (b % 64) & 1)) continue;
+    for (size_t k = kGram; k-- > 0;) {  // the earliest start first
+      if (at < k) continue;
+      size_t start = at - k;
+      for (size_t i = 0; i < needles.size(); ++i) {
+        std::string_view n = needles[i];
+        if (found[i] != std::string_view::npos || n.size() < kMinIndexed || n.size() > size - start) continue;
+        if (memcmp(data + start, n.data(), n.size()) != 0) continue;
+        found[i] = start;
+        --indexed;
+      }
     }
   }
   return found;

@@ -3,6 +3,8 @@
 #include "elf/byte_scan.h"
 #include "elf/go_buildinfo.h"
 
+#include <algorithm>
+
 namespace imgaudit {
 
 std::vector<std::string_view> content_needles(const ScanScope& scope) {
@@ -32,8 +34,25 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
   return needles;
 }
 
-ContentScan scan_content(std::string_view bytes, const ScanScope& scope) {
-  return ContentScan{find_first(bytes, content_needles(scope))};
+ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const ByteRanges& skipped) {
+  std::vector<std::string_view> needles = content_needles(scope);
+  ContentScan scan{std::vector<size_t>(needles.size(), std::string_view::npos)};
+  auto search = [&](size_t begin, size_t end) {
+    if (begin >= end) return;
+    std::vector<size_t> hits = find_first(bytes.substr(begin, end - begin), needles);
+    for (size_t i = 0; i < hits.size(); ++i) {
+      if (hits[i] == std::string_view::npos) continue;
+      scan.at[i] = begin + hits[i];
+      needles[i] = {};  // found first in this span: later ones come after
+    }
+  };
+  size_t from = 0;
+  for (const auto& [begin, end] : skipped) {
+    search(from, std::min(begin, bytes.size()));
+    from = std::max(from, std::min(end, bytes.size()));
+  }
+  search(from, bytes.size());
+  return scan;
 }
 
 ContentScan narrowed(ContentScan every, const ScanScope& scope) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace imgaudit {
@@ -30,8 +31,12 @@ struct ContentScan {
   bool found(Needle n) const { return at[n] != std::string_view::npos; }
 };
 
-// One pass over the bytes for every needle in scope.
-ContentScan scan_content(std::string_view bytes, const ScanScope& scope);
+// Byte ranges [begin, end) of a file, sorted.
+using ByteRanges = std::vector<std::pair<size_t, size_t>>;
+
+// One pass over the bytes for every needle in scope, `skipped` left out: the file's code, where no
+// needle is text (about 70% of a distribution's libraries).
+ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const ByteRanges& skipped = {});
 // A scan of every needle narrowed to `scope`, as scan_content would have found it.
 ContentScan narrowed(ContentScan every, const ScanScope& scope);
 

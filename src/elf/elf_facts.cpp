@@ -321,6 +321,22 @@ void set_resolves_names(const SymbolEvidence& symbols, const ContentScan& scan, 
   f.resolves_names = (symbols.imports_resolver || carries) && !f.is_musl_loader;
 }
 
+// The sections of instructions, where no needle is text, in file order and merged; none when the file
+// has no section headers, whose code cannot be told from its data.
+ByteRanges code_of(const ElfFile& file) {
+  ByteRanges code;
+  for (const ElfFile::Section& s : file.sections())
+    if (s.header.sh_type == SHT_PROGBITS && (s.header.sh_flags & SHF_EXECINSTR) && s.header.sh_offset < file.bytes().size())
+      code.emplace_back(s.header.sh_offset, s.header.sh_offset + std::min<uint64_t>(s.header.sh_size, file.bytes().size() - s.header.sh_offset));
+  std::sort(code.begin(), code.end());
+  ByteRanges merged;
+  for (const auto& r : code) {
+    if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+    else merged.push_back(r);
+  }
+  return merged;
+}
+
 ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
   ElfFacts f;
   read_headers(file, f);
@@ -338,7 +354,8 @@ ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
   scope.maybe_go = go_section || scope.sectionless;
   scope.maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
   scope.static_resolver = statically_linked || scope.maybe_go;
-  ContentScan scan = kept ? narrowed(ContentScan{kept->needles_found()}, scope) : scan_content(file.bytes(), scope);
+  ContentScan scan =
+      kept ? narrowed(ContentScan{kept->needles_found()}, scope) : scan_content(file.bytes(), scope, code_of(file));
 
   std::optional<GoBuildInfo> go;
   if (go_section || scan.found(kGoMagic)) go = go_buildinfo(file, scan.at[kGoMagic], kept);

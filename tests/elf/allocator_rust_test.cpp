@@ -48,6 +48,23 @@ TEST(ElfAllocator, MimallocFromNeeded) {
   EXPECT_EQ(facts_of_file(bin).allocator, "mimalloc");
 }
 
+// The string mimalloc's messages start with, once among a program's data and once among its instructions
+// (where no allocator keeps it): the scan reads only the first.
+TEST(ElfAllocator, TextInCodeIsNotContent) {
+  TempDir dir;
+  const std::string message = "const char* volatile message = \"mimalloc: out of memory\";\n";
+  const std::string in_code = "__asm__(\".text\\n.ascii \\\"mimalloc: \\\"\\n.previous\");\n";
+  std::string data = build(dir, "gcc", std::string(kMallocC) + message, "in-data");
+  std::string code = build(dir, "gcc", std::string(kMallocC) + in_code, "in-code");
+  ASSERT_FALSE(data.empty());
+  ASSERT_FALSE(code.empty());
+  ASSERT_NE(read_file(code).find("mimalloc: "), std::string::npos) << "the assembler kept it";
+  EXPECT_EQ(facts_of_file(data).allocator, "mimalloc");
+  EXPECT_EQ(facts_of_file(code).allocator, "");
+  // Without section headers code and data cannot be told apart: all of it is read.
+  EXPECT_EQ(facts_of_file(sectionless_copy(code)).allocator, "mimalloc");
+}
+
 TEST(ElfAllocator, PlainProgramHasNone) {
   TempDir dir;
   std::string bin = build(dir, "gcc", kMallocC, "plain");
