@@ -62,7 +62,7 @@ Audit::Audit(const AuditOptions& options) {
     return InputError(image + ": " + e.what());
   };
   try {
-    layers_ = read_layers(*source, jobs, layer_cache);
+    layers_ = read_layers(*source, jobs, layer_cache, options.verify_diff_ids);
   } catch (const InputError& e) {
     throw naming_image(e);
   }

@@ -13,6 +13,7 @@ struct AuditOptions {
   std::string image;
   std::optional<Platform> platform;
   unsigned jobs = 0;  // 0: one worker per core
+  bool verify_diff_ids = true;
   RegistryOptions registry;  // its cache and progress are the Audit's
   EngineOptions engine;
   std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src

@@ -75,7 +75,7 @@ int explain_rule(std::ostream& out, const std::string& id) {
 struct CliOptions {
   std::string image, platform, format = "text", fail_on = "error", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
-  bool quiet = false;
+  bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
   EngineCliOptions engine;
@@ -85,6 +85,7 @@ AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
   AuditOptions options;
   options.image = image;
   options.jobs = cli.jobs;
+  options.verify_diff_ids = !cli.no_verify_diff_ids;
   apply_registry_options(cli.registry, cli.quiet, options);
   apply_engine_options(cli.engine, options);
   if (image == "-" && cli.registry.password_stdin)
@@ -211,7 +212,10 @@ int run_cli(int argc, char** argv) {
   app.add_flag("-q,--quiet", cli.quiet, "text: the findings and the summary line only; nothing when there are none");
   app.add_option("--color", cli.color, "colour in the text report: auto (a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app.add_option("-j,--jobs", cli.jobs, "layers read at once (default: one per core)");
+  app.add_option("-j,--jobs", cli.jobs, "threads that read layers (default: one per core)");
+  app.add_flag("--no-verify-diff-ids", cli.no_verify_diff_ids,
+               "do not hash uncompressed layers against the config's diff_ids (faster; each blob's digest is still "
+               "verified)");
   app.add_option("--ignore", cli.ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
       ->allow_extra_args(false);
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");

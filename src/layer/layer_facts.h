@@ -57,11 +57,20 @@ bool is_blob_worth_reading(const std::string& path);
 // built-in system directories are strings in it.
 bool is_elf_blob_worth_keeping(const ElfFacts& facts);
 
+struct LayerReadOptions {
+  // Hash the uncompressed tar and check it against the config's diff_id; without, LayerFacts::diff_id
+  // is empty. The blob's own digest is always verified.
+  bool verify_diff_id = true;
+  // Read, hash and decompress the blob on a thread of its own, beside the one that parses the tar.
+  bool two_threads = false;
+};
+
 // Reads a layer blob through libarchive (tar, gzip, zstd, whatever the media
 // type says), verifying its digest against `layer.digest` and, when not empty,
 // the uncompressed tar's against `expected_diff_id`. Throws InputError naming
 // the layer on a corrupt or truncated stream or a digest mismatch.
-LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id);
+LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id,
+                      const LayerReadOptions& options = {});
 
 // Reads a plain root filesystem folder as one layer (symlinks are not followed).
 LayerFacts read_root_dir(const std::string& dir);

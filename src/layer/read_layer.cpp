@@ -1,13 +1,17 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <optional>
 #include <functional>
 #include <string_view>
 #include <utility>
 #include <memory>
 #include <vector>
 
+#include "layer/block_pipe.h"
 #include "layer/gzip_stream.h"
 #include "layer/layer_bounds.h"
 #include "layer/layer_builder.h"
@@ -59,6 +63,7 @@ struct StoredSide {
 struct TarSide {
   // The next block of decompressed bytes, 0 at the end; throws when decompression or the blob fails.
   std::function<size_t(const void**)> next;
+  bool hashed = true;  // false: the diff_id is not verified
   Sha256 hash;
   uint64_t count = 0;
   std::string error;  // why decompression failed: libarchive replaces it with its own words
@@ -67,7 +72,7 @@ struct TarSide {
   la_ssize_t pull(const void** out) {
     try {
       size_t size = next(out);
-      hash.update(*out, size);
+      if (hashed) hash.update(*out, size);
       count += size;
       return la_ssize_t(size);
     } catch (const std::exception& e) {  // never through libarchive's C frames
@@ -139,11 +144,30 @@ ArchivePtr new_reader() {
   throw InputError(std::string(what) + (reason ? reason : "unreadable data"));
 }
 
+// Copies what `blocks` gives (libarchive's filters: their own buffers) into the buffers of a BlockPipe.
+BlockPipe::Fill copied_from(std::function<size_t(const void**)> blocks) {
+  return [blocks = std::move(blocks), rest = std::string_view()](char* out, size_t cap) mutable -> size_t {
+    if (rest.empty()) {
+      const void* block = nullptr;
+      size_t n = blocks(&block);
+      rest = std::string_view(static_cast<const char*>(block), n);
+    }
+    size_t n = std::min(cap, rest.size());
+    std::memcpy(out, rest.data(), n);
+    rest.remove_prefix(n);
+    return n;
+  };
+}
+
 // Reads and hashes the whole blob; errors carry libarchive's reason only.
-LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
+LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerReadOptions& options) {
   StoredSide stored(blob, expected_size);
   TarSide tar_side;
+  tar_side.hashed = options.verify_diff_id;
+  // The pipe's thread writes `stored`: it is stopped before a failure reads what went wrong there.
+  std::function<void()> stop_pipe = [] {};
   auto fail = [&](archive* a, bool decompressing) {
+    stop_pipe();
     if (decompressing && stored.count == 0 && stored.error.empty()) throw InputError("the blob is empty");
     throw_first_cause(stored, tar_side, a, decompressing ? "" : "not a valid tar stream: ");
   };
@@ -155,20 +179,26 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
   std::unique_ptr<GzipStream> gzip;
   std::vector<char> inflated;
   bool has_tar = true;
+  BlockPipe::Fill decompress;  // with a pipe: what its thread runs
   if (looks_like_gzip(stored.peek())) {
     gzip = std::make_unique<GzipStream>([&](const char** data) {
       size_t n = stored.pull();
       *data = stored.buf.data();
       return n;
     });
-    inflated.resize(1 << 16);
-    tar_side.next = [&, first = true](const void** out) mutable {
-      *out = inflated.data();
-      size_t n = gzip->read(inflated.data(), inflated.size());
+    decompress = [&, first = true](char* out, size_t cap) mutable {
+      size_t n = gzip->read(out, cap);
       if (std::exchange(first, false))
-        if (const char* inner = compression_name(std::string_view(inflated.data(), n))) throw_compressed_twice(inner, "gzip");
+        if (const char* inner = compression_name(std::string_view(out, n))) throw_compressed_twice(inner, "gzip");
       return n;
     };
+    if (!options.two_threads) {
+      inflated.resize(1 << 16);
+      tar_side.next = [&](const void** out) {
+        *out = inflated.data();
+        return decompress(inflated.data(), inflated.size());
+      };
+    }
   } else {
     archive_read_support_filter_zstd(raw.get());
     archive_read_support_filter_xz(raw.get());
@@ -183,11 +213,27 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
     if (r < ARCHIVE_WARN) fail(raw.get(), true);
     has_tar = r != ARCHIVE_EOF;
     tar_side.next = libarchive_blocks(raw.get());
+    if (options.two_threads) decompress = copied_from(std::move(tar_side.next));
   }
   // libarchive peels compression as long as it finds some; a runtime decompresses a layer once, and
   // then finds no tar in it. The last filter is the blob's own bytes ("none").
   if (!gzip && archive_filter_count(raw.get()) > 2)
     throw_compressed_twice(archive_filter_name(raw.get(), 0), archive_filter_name(raw.get(), 1));
+
+  // Two threads: the blob read, hashed and decompressed on the pipe's; the rest here. The pipe's thread
+  // reads the blob to its end, so its digest covers every byte.
+  std::optional<BlockPipe> pipe;
+  if (options.two_threads && has_tar) {
+    pipe.emplace([&, decompress = std::move(decompress)](char* out, size_t cap) {
+      size_t n = decompress(out, cap);
+      if (n == 0)
+        while (stored.pull() > 0) {
+        }
+      return n;
+    });
+    tar_side.next = [&](const void** out) { return pipe->next(out); };
+    stop_pipe = [&] { pipe.reset(); };
+  }
 
   LayerFacts facts;
   if (has_tar) {
@@ -211,6 +257,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
         builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
         bounds.count_content();
       } catch (const InputError&) {
+        stop_pipe();
         if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
         throw;
       }
@@ -222,11 +269,12 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
     }
     if (n < 0) fail(raw.get(), true);
   }
+  pipe.reset();  // its thread has ended: the blob's side is complete
   while (stored.pull() > 0) {
   }
 
   facts.digest = stored.hash.digest();
-  facts.diff_id = tar_side.hash.digest();
+  if (options.verify_diff_id) facts.diff_id = tar_side.hash.digest();
   facts.compressed_size = stored.count;
   facts.uncompressed_size = tar_side.count;
   return facts;
@@ -234,11 +282,12 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size) {
 
 }  // namespace
 
-LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id) {
+LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id,
+                      const LayerReadOptions& options) {
   std::string name = "layer " + (layer.digest.empty() ? std::string("(no digest)") : layer.digest);
   LayerFacts facts;
   try {
-    facts = read_verbatim(blob, layer.size);
+    facts = read_verbatim(blob, layer.size, options);
   } catch (const InputError& err) {
     throw InputError(name + ": " + err.what());
   }
@@ -248,7 +297,7 @@ LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::stri
                      std::to_string(layer.size));
   if (!layer.digest.empty() && facts.digest != layer.digest)
     throw InputError(name + ": digest mismatch (got " + facts.digest + ")");
-  if (!expected_diff_id.empty() && facts.diff_id != expected_diff_id)
+  if (options.verify_diff_id && !expected_diff_id.empty() && facts.diff_id != expected_diff_id)
     throw InputError(name + ": diff_id mismatch (expected " + expected_diff_id + ", got " + facts.diff_id + ")");
   return facts;
 }

@@ -58,7 +58,8 @@ class ImageTotals {
 
 }  // namespace
 
-std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache) {
+std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache,
+                                    bool verify_diff_ids) {
   if (auto dir = src.root_dir()) return {read_root_dir(*dir)};
 
   std::vector<Descriptor> layers = src.layers();
@@ -68,7 +69,15 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   std::vector<std::string> diff_ids = expected_diff_ids(src, layers.size());
   std::vector<LayerFacts> out(layers.size());
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned allowed = workers;
   workers = unsigned(std::min<size_t>(workers, layers.size()));
+  // The threads -j allows beyond one a layer: each lets a layer decompress beside its parsing. A worker
+  // that finds no layer left gives its thread to those still read.
+  std::atomic<int> spare_threads{int(allowed - workers)};
+  // Largest first: the last layers to finish are small ones.
+  std::vector<size_t> order(layers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return layers[a].size > layers[b].size; });
 
   ImageTotals totals(src.describe());
   std::atomic<size_t> next{0};
@@ -76,7 +85,8 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   std::mutex error_mutex;
   std::exception_ptr first_error;
   auto work = [&] {
-    for (size_t i; !failed && (i = next++) < layers.size();) {
+    for (size_t k; !failed && (k = next++) < layers.size();) {
+      const size_t i = order[k];
       try {
         const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
         // Without a digest nothing verifies the bytes the facts came from.
@@ -85,7 +95,9 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
           std::optional<LayerFacts> hit = cache->load(layers[i].digest);
           // Facts stored under a digest came from verified bytes: a diff_id
           // that disagrees is the config's fault, not the cache's.
-          if (hit && hit->digest == layers[i].digest && !diff_id.empty() && hit->diff_id != diff_id)
+          // Facts read without verifying their diff_id do not stand for a run that verifies it.
+          if (hit && verify_diff_ids && !diff_id.empty() && hit->diff_id.empty()) hit.reset();
+          if (hit && hit->digest == layers[i].digest && verify_diff_ids && !diff_id.empty() && hit->diff_id != diff_id)
             throw InputError("layer " + layers[i].digest + ": diff_id mismatch (expected " + diff_id + ", got " +
                              hit->diff_id + ")");
           if (hit && hit->digest == layers[i].digest) {
@@ -95,8 +107,19 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
             continue;
           }
         }
+        LayerReadOptions options;
+        options.verify_diff_id = verify_diff_ids;
+        options.two_threads = spare_threads.fetch_sub(1) > 0;
+        if (!options.two_threads) spare_threads.fetch_add(1);
+        struct GiveBack {
+          std::atomic<int>& spare;
+          bool taken;
+          ~GiveBack() {
+            if (taken) spare.fetch_add(1);
+          }
+        } give_back{spare_threads, options.two_threads};
         auto blob = src.open_blob(layers[i]);
-        out[i] = read_layer(*blob, layers[i], diff_id);
+        out[i] = read_layer(*blob, layers[i], diff_id, options);
         if (cacheable) cache->store(out[i]);
         totals.add(out[i]);
       } catch (...) {
@@ -105,6 +128,7 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
         failed = true;
       }
     }
+    spare_threads.fetch_add(1);
   };
   std::vector<std::thread> threads;
   for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work);

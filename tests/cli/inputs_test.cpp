@@ -102,6 +102,32 @@ TEST(Inputs, TamperedStreamIsADigestMismatch) {
   }
 }
 
+// A config whose diff_id is not its layer's: refused, as a runtime refuses it, unless the check is
+// turned off; the blob's own digest is verified either way.
+TEST(Inputs, DiffIdsAreVerifiedUnlessTurnedOff) {
+  TempDir tmp;
+  std::string layer = make_layer_blob({file("etc/os-release", "ID=example\n", 0644)}, Compression::Gzip);
+  std::string digest = Sha256::of(layer), claimed = Sha256::of("not the tar");
+  nlohmann::json config = {{"architecture", "amd64"}, {"os", "linux"},
+                           {"rootfs", {{"type", "layers"}, {"diff_ids", {claimed}}}}};
+  std::string config_path = "blobs/sha256/" + Sha256::of(config.dump()).substr(7);
+  nlohmann::json manifest = nlohmann::json::array({{{"Config", config_path}, {"Layers", {"blobs/sha256/" + digest.substr(7)}}}});
+  write_file(tmp / "saved.tar", make_layer_blob({TarEntrySpec::file("blobs/sha256/" + digest.substr(7), layer),
+                                                 TarEntrySpec::file(config_path, config.dump()),
+                                                 TarEntrySpec::file("manifest.json", manifest.dump())},
+                                                Compression::None));
+  const std::string image = "'" + tmp / "saved.tar" + "'";
+  auto checked = run_imgaudit("--no-cache " + image);
+  EXPECT_EQ(checked.status, 2);
+  EXPECT_NE(checked.err.find("layer " + digest + ": diff_id mismatch (expected " + claimed + ", got " +
+                             Sha256::of(uncompressed_tar(layer)) + ")"),
+            std::string::npos)
+      << checked.err;
+  auto unchecked = run_imgaudit("--no-cache --no-verify-diff-ids --fail-on never --format json " + image);
+  EXPECT_EQ(unchecked.status, 0) << unchecked.err;
+  EXPECT_EQ(unchecked.json()["image"]["layers"][0]["digest"], digest);
+}
+
 TEST(Inputs, ABareWordNamesAFolderOnlyWhenItLooksLikeARootfs) {
   TempDir tmp;
   write_file(tmp / "app/src/main.c", "int main(void) { return 0; }\n");

@@ -15,12 +15,13 @@ namespace {
 const std::vector<TarEntrySpec> kFiles = {file("etc/os-release", "ID=test\n", 0644),
                                           file("usr/share/big", std::string(300000, 'z') + "end\n", 0644)};
 
-// The InputError of reading `blob` as a layer whose descriptor matches it (so only the content is wrong).
-std::string error_reading(const std::string& blob) {
+// The InputError of reading `blob` as a layer whose descriptor matches it (so only the content is wrong),
+// on one thread or two.
+std::string error_reading_on(const std::string& blob, bool two_threads) {
   MemoryStream s(blob);
   Descriptor d = descriptor_of(blob);
   try {
-    read_layer(s, d, "");
+    read_layer(s, d, "", LayerReadOptions{true, two_threads});
   } catch (const InputError& e) {
     std::string msg = e.what();
     std::string prefix = "layer " + d.digest + ": ";
@@ -29,6 +30,13 @@ std::string error_reading(const std::string& blob) {
   }
   ADD_FAILURE() << "no InputError";
   return "";
+}
+
+// The same on one thread and on two.
+std::string error_reading(const std::string& blob) {
+  std::string one = error_reading_on(blob, false);
+  EXPECT_EQ(error_reading_on(blob, true), one) << "on two threads";
+  return one;
 }
 
 // `bytes` compressed by `command` ("gzip -n -c"), which reads the file named last.

@@ -375,5 +375,41 @@ TEST(ReadLayerEdges, TextOverItsLimitIsSkippedWithAWarning) {
   EXPECT_EQ(l.entries.size(), 2u);
 }
 
+// Each way a blob can be wrong, read on two threads (the blob's side on a thread of its own): the same
+// error as on one, from the same side.
+TEST(ReadLayer, ErrorsOnTwoThreadsAreThoseOfOne) {
+  const std::string gz = make_layer_blob(kSample, Compression::Gzip);
+  const std::string big = make_layer_blob({file("big", std::string(3 << 20, 'a') + "end")}, Compression::Gzip);
+  std::string tar = tar_of(kSample);
+  std::string bad_tar = tar;
+  bad_tar[100] ^= 0x55;
+  bad_tar[148] = 'Z';
+  struct Case {
+    std::string blob;
+    Descriptor d;
+    std::string diff_id;
+  };
+  std::vector<Case> cases;
+  Descriptor wrong_digest = descriptor_of(gz);
+  wrong_digest.digest = Sha256::of("something else");
+  cases.push_back({gz, wrong_digest, ""});
+  cases.push_back({gz, descriptor_of(gz), Sha256::of("not the tar")});
+  cases.push_back({big.substr(0, big.size() / 2), descriptor_of(big), ""});
+  cases.push_back({tar.substr(0, 1024), descriptor_of(tar), ""});
+  Descriptor longer = descriptor_of(gz), shorter = descriptor_of(gz);
+  longer.size += 10;
+  shorter.size -= 10;
+  cases.push_back({gz, longer, ""});
+  cases.push_back({gz, shorter, ""});
+  cases.push_back({bad_tar, descriptor_of(bad_tar), ""});
+  for (const Case& c : cases) {
+    MemoryStream one(c.blob), two(c.blob);
+    std::string sequential = input_error_of([&] { read_layer(one, c.d, c.diff_id, LayerReadOptions{true, false}); });
+    std::string pipelined = input_error_of([&] { read_layer(two, c.d, c.diff_id, LayerReadOptions{true, true}); });
+    EXPECT_FALSE(sequential.empty());
+    EXPECT_EQ(pipelined, sequential);
+  }
+}
+
 }  // namespace
 }  // namespace imgaudit::test

@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "layer/block_pipe.h"
 #include "layer/read_layers.h"
 #include "layer_test_util.h"
 #include "test_support.h"
@@ -102,6 +105,62 @@ TEST(ReadLayers, CorruptLayerIsAnInputError) {
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("layer " + src.layers_[1].digest + ": ", 0), 0u) << e.what();
+  }
+}
+
+// Two threads a layer (the pipe) or one give the same facts: layers larger than the pipe's buffers, in
+// each compression, with files split across them.
+TEST(ReadLayers, ALayerReadOnTwoThreadsHasTheFactsOfOne) {
+  std::string big;
+  for (int i = 0; big.size() < 5 * BlockPipe::kBufferSize; ++i) big += "line " + std::to_string(i * 7919 % 100003) + "\n";
+  for (Compression c : {Compression::Gzip, Compression::Zstd, Compression::None}) {
+    std::vector<TarEntrySpec> entries = {file("usr/share/big", big), file("etc/os-release", "ID=two\n")};
+    for (int i = 0; i < 300; ++i) entries.push_back(file("usr/lib/f" + std::to_string(i), std::string(5000 + i, 'f')));
+    std::string blob = make_layer_blob(entries, c);
+    Descriptor d = descriptor_of(blob);
+    std::string diff_id = Sha256::of(uncompressed_tar(blob));
+    MemoryStream one(blob, 1 << 16), two(blob, 1 << 16);
+    LayerFacts sequential = read_layer(one, d, diff_id, LayerReadOptions{true, false});
+    LayerFacts pipelined = read_layer(two, d, diff_id, LayerReadOptions{true, true});
+    EXPECT_EQ(nlohmann::json(pipelined), nlohmann::json(sequential));
+    EXPECT_EQ(pipelined.diff_id, diff_id);
+  }
+}
+
+// A cache that keeps what it is given, as the folder cache does.
+class MemoryCache : public LayerFactsCache {
+ public:
+  std::optional<LayerFacts> load(const std::string& digest) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = kept_.find(digest);
+    if (it == kept_.end()) return std::nullopt;
+    return it->second;
+  }
+  void store(const LayerFacts& facts) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kept_[facts.digest] = facts;
+  }
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, LayerFacts> kept_;
+};
+
+// Without the diff_id check a config's wrong diff_id passes and no diff_id is claimed; what such a run
+// cached does not stand for a later run that checks.
+TEST(ReadLayers, DiffIdsNotVerifiedAreNotClaimedNorTrustedLater) {
+  MemorySource src;
+  for (const std::string& b : sample_blobs()) src.add(b);
+  src.config_["rootfs"]["diff_ids"][3] = Sha256::of("other");
+  MemoryCache cache;
+  std::vector<LayerFacts> got = read_layers(src, 2, &cache, false);
+  ASSERT_EQ(got.size(), 5u);
+  for (const LayerFacts& l : got) EXPECT_EQ(l.diff_id, "");
+  EXPECT_EQ(cache.kept_.size(), 5u);
+  try {
+    read_layers(src, 2, &cache, true);
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("layer " + src.layers_[3].digest + ": diff_id mismatch", 0), 0u)
+        << e.what();
   }
 }
 
