@@ -1,57 +1,113 @@
-"""Times imgaudit on an OCI layout against single-threaded `gzip -dc` of its layers."""
+"""Times imgaudit on OCI layouts against decompression alone and against extract-then-scan.
+
+For each image: a one-thread zlib inflate of its gzip layers (the floor imgaudit's CPU is measured
+against), libdeflate's whole-buffer gunzip, or zstd -dc; imgaudit -j 1, -j 1 --no-verify-diff-ids and
+the default (one thread per core); umoci unpack then scanelf -qR. Wall, CPU (user + system) and peak
+RSS of each, and the ratios. Usage: measure.py IMGAUDIT WORK_DIR IMAGE...
+"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
 
+ZLIB_FLOOR = """
+import sys, zlib
+for path in sys.argv[1:]:
+    with open(path, 'rb') as f:
+        d = zlib.decompressobj(31)
+        while block := f.read(1 << 20):
+            while block:
+                d.decompress(block)
+                block = d.unused_data if d.eof else b''
+                if d.eof:
+                    d = zlib.decompressobj(31)
+"""
 
-def timed(cmd, stderr=None):
-    """Runs cmd; returns (exit status, wall seconds, cpu seconds, peak RSS in KiB) of that process alone."""
+
+def timed(cmd, cwd=None):
+    """(exit status, stderr, wall s, cpu s, peak RSS MiB) of `cmd` and its children."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stderr=stderr)
-    err = proc.stderr.read() if stderr else b""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
-    return os.waitstatus_to_exitcode(status), err, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    return os.waitstatus_to_exitcode(status), err, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def layer_blobs(layout):
+    index = json.load(open(os.path.join(layout, "index.json")))
+    manifest = json.load(open(os.path.join(layout, "blobs", "sha256", index["manifests"][0]["digest"][7:])))
+    return [(os.path.join(layout, "blobs", "sha256", l["digest"][7:]), l["mediaType"]) for l in manifest["layers"]]
+
+
+def floors(blobs):
+    """The decompression-only runs that fit the layers' compression."""
+    paths = [b for b, _ in blobs]
+    if all(t.endswith("gzip") for _, t in blobs):
+        runs = {"zlib inflate, one thread": [sys.executable, "-c", ZLIB_FLOOR] + paths}
+        if shutil.which("libdeflate-gunzip"):
+            runs["libdeflate-gunzip (whole buffer)"] = ["sh", "-c", " && ".join(f"libdeflate-gunzip -c '{p}' >/dev/null" for p in paths)]
+        return runs
+    if all(t.endswith("zstd") for _, t in blobs) and shutil.which("zstd"):
+        return {"zstd -dc": ["sh", "-c", " && ".join(f"zstd -q -dc '{p}' >/dev/null" for p in paths)]}
+    return {}
+
+
+def row(label, r, floor):
+    status, err, wall, cpu, rss = r
+    if status not in (0, 1):
+        return f"  {label}: failed ({status}): {err.decode(errors='replace').strip()[:200]}"
+    ratio = f", {cpu / floor[1]:.2f}x its CPU, {wall / floor[0]:.2f}x its wall" if floor else ""
+    return f"  {label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB peak{ratio}"
+
+
+def measure(imgaudit, work, name):
+    layout = os.path.join(work, name)
+    blobs = layer_blobs(layout)
+    for path, _ in blobs:  # from the page cache, for every run alike
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
+    report = json.loads(subprocess.run([imgaudit, "--format", "json", "--fail-on", "never", "--no-cache", "oci:" + layout],
+                                       capture_output=True, check=True).stdout)
+    uncompressed = sum(l["uncompressed_size"] for l in report["image"]["layers"])
+    compressed = sum(os.path.getsize(p) for p, _ in blobs)
+    print(f"{name}: {len(blobs)} layers ({blobs[0][1].rsplit('+', 1)[-1]}), {compressed / 2**20:.0f} MiB compressed, "
+          f"{uncompressed / 2**20:.0f} MiB uncompressed, {len(report['binaries'])} ELF files")
+
+    floor = None
+    for label, cmd in floors(blobs).items():
+        r = timed(cmd)
+        floor = floor or (r[2], r[3])
+        print(row(label, r, None) + (" (the floor)" if floor == (r[2], r[3]) else ""))
+    base = [imgaudit, "--fail-on", "never", "--no-cache", "--format", "json"]
+    runs = {"imgaudit -j 1": base + ["-j", "1"],
+            "imgaudit -j 1 --no-verify-diff-ids": base + ["-j", "1", "--no-verify-diff-ids"],
+            f"imgaudit (-j {os.cpu_count()})": base}
+    audited = {}
+    for label, cmd in runs.items():
+        audited[label] = timed(cmd + ["oci:" + layout])
+        print(row(label, audited[label], floor))
+    if shutil.which("umoci") and shutil.which("scanelf"):
+        bundle = os.path.join(work, name + "-bundle")
+        r = timed(["sh", "-c", f"umoci unpack --rootless --image '{layout}:bench' '{bundle}' && scanelf -qR '{bundle}/rootfs'"])
+        shutil.rmtree(bundle, ignore_errors=True)
+        ours = audited["imgaudit -j 1"]
+        print(row("umoci unpack + scanelf -qR", r, None) + f", {r[3] / ours[3]:.1f}x imgaudit -j 1's CPU")
+    else:
+        print("  umoci unpack + scanelf -qR: skipped (Debian packages umoci and pax-utils)")
 
 
 def main():
-    imgaudit, layout = sys.argv[1], sys.argv[2]
-    index = json.load(open(os.path.join(layout, "index.json")))
-    manifest_digest = index["manifests"][0]["digest"].split(":")[1]
-    manifest = json.load(open(os.path.join(layout, "blobs", "sha256", manifest_digest)))
-    blobs = [os.path.join(layout, "blobs", "sha256", l["digest"].split(":")[1]) for l in manifest["layers"]]
-    compressed = sum(os.path.getsize(b) for b in blobs)
-
-    # Warm the page cache so both sides read from memory.
-    for b in blobs:
-        with open(b, "rb") as f:
-            while f.read(1 << 20):
-                pass
-
-    _, _, gz_wall, _, _ = timed(["sh", "-c", " && ".join(f"gzip -dc '{b}' >/dev/null" for b in blobs)])
-    results = {}
-    for jobs in ("1", "0"):
-        status, err, wall, cpu, maxrss = timed([imgaudit, "--format", "json", "-o", "/dev/null", "--fail-on", "never",
-                                                "-j", jobs, "oci:" + layout], stderr=subprocess.PIPE)
-        if status != 0:
-            sys.exit("imgaudit failed: " + err.decode())
-        results[jobs] = (wall, cpu, maxrss)
-
-    report = json.loads(subprocess.run([imgaudit, "--format", "json", "--fail-on", "never", "oci:" + layout],
-                                       capture_output=True, check=True).stdout)
-    biggest_elf = max((b["size"] for b in report["binaries"]), default=0)
-    uncompressed = sum(l["uncompressed_size"] for l in report["image"]["layers"])
-
-    print(f"image: {len(blobs)} layers, {compressed / 2**20:.1f} MiB compressed, {uncompressed / 2**20:.1f} MiB "
-          f"uncompressed, {len(report['binaries'])} ELF files (largest {biggest_elf / 2**20:.1f} MiB)")
-    print(f"cores: {os.cpu_count()}")
-    print(f"gzip -dc, all layers one after another: {gz_wall:.2f} s")
-    for jobs, label in (("1", "imgaudit -j 1"), ("0", "imgaudit (one worker per core)")):
-        wall, cpu, maxrss = results[jobs]
-        print(f"{label}: {wall:.2f} s wall, {cpu:.2f} s cpu, ratio to gzip -dc {wall / gz_wall:.2f}x, "
-              f"peak RSS {maxrss / 1024:.1f} MiB")
+    imgaudit, work, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+    load = os.getloadavg()
+    print(f"cores: {os.cpu_count()}, load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    for name in names:
+        measure(imgaudit, work, name)
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,31 @@
 #!/bin/sh
-# Benchmark: builds a large multi-layer image from this machine's /usr and
-# times imgaudit against `gzip -dc` of the same layers, in one run.
+# Benchmark: builds images from this machine's /usr (several gzip layers, the same in zstd, and one large
+# gzip layer) and times imgaudit on each against the floors of decompression alone (a one-thread zlib
+# inflate, libdeflate, zstd -dc) and against extracting then scanning (umoci unpack + scanelf -qR), in one run.
 # Usage: bench/run.sh [BUILD_DIR]   (default: build)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgaudit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 
-set --
-for d in /usr/bin /usr/sbin /usr/lib/x86_64-linux-gnu /usr/libexec /usr/share /usr/include /usr/lib/gcc /usr/local; do
-  [ -d "$d" ] || continue
-  set -- "$@" --layer "$d::gzip::COPY $d $d"
-done
-"$build/imgaudit-mkimage" --format oci -o "$work/image" --tag bench "$@"
-exec python3 "$here/measure.py" "$build/imgaudit" "$work/image"
+layers() {  # $1: compression
+  for d in /usr/bin /usr/sbin "/usr/lib/$multiarch" /usr/libexec /usr/share /usr/include /usr/lib/gcc /usr/local; do
+    [ -d "$d" ] || continue
+    printf '%s\n' "--layer" "$d::$1::COPY $d $d"
+  done
+}
+mkimage() {  # $1: name, then the layers
+  name=$1
+  shift
+  "$build/imgaudit-mkimage" --format oci -o "$work/$name" --tag bench "$@"
+}
+# shellcheck disable=SC2046 # one word a line
+IFS='
+'
+mkimage usr-gzip $(layers gzip)
+mkimage usr-zstd $(layers zstd)
+mkimage lib-gzip --layer "/usr/lib/$multiarch::gzip::COPY lib /usr/lib/$multiarch"
+unset IFS
+exec python3 "$here/measure.py" "$build/imgaudit" "$work" usr-gzip usr-zstd lib-gzip

@@ -13,9 +13,11 @@ TESTS="git libgtest-dev liblief-dev \
   umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
-  clang-14 libclang-rt-14-dev llvm-14"
+  clang-14 libclang-rt-14-dev llvm-14 \
+  pax-utils libdeflate-tools"
 # clang-14 and libclang-rt-14-dev: the sanitized build and the fuzz harnesses; llvm-14: the
-# llvm-symbolizer their reports name source lines with.
+# llvm-symbolizer their reports name source lines with. pax-utils (scanelf) and libdeflate-tools: what
+# bench/run.sh compares imgaudit with.
 # On amd64, gcc -m32 and -mx32 link with these: gcc-multilib adds nothing more but /usr/include/asm,
 # and conflicts with the cross compiler.
 # ISA-L (gzip layers, faster than zlib) is built for these in Debian 12; elsewhere zlib inflates them.
