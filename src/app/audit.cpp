@@ -29,7 +29,10 @@ Audit::Audit(const AuditOptions& options) {
   registry.cache = blobs ? &*blobs : nullptr;
   registry.progress = progress.get();
   // Layer facts of archives read in one pass (stdin, the engines), by digest.
-  StreamedLayers streamed(facts && !options.cache_dir.empty() ? &*facts : nullptr);
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // A stream's layers come one after another: each gets the threads -j gives, up to two.
+  StreamedLayers streamed(facts && !options.cache_dir.empty() ? &*facts : nullptr,
+                          LayerReadOptions{options.verify_diff_ids, jobs > 1});
   bool from_registry = false, from_stream = false;
   ImageOpeners openers;
   openers.registry = [&](const std::string& reference, const std::optional<Platform>& platform) {
@@ -48,7 +51,6 @@ Audit::Audit(const AuditOptions& options) {
   openers.lookup = options.lookup;
   std::vector<std::string> passed_over;
   auto source = open_image(options.image, options.platform, openers, &passed_over);
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
   const LayerFactsCache* layer_cache = nullptr;
   if (from_stream)

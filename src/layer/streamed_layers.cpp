@@ -19,7 +19,7 @@ std::string StreamedLayers::read_blob(const std::string&, const std::string& nam
     return digest;
   }
   Descriptor d{"", named_digest, static_cast<int64_t>(size)};
-  LayerFacts facts = read_layer(bytes, d, "");
+  LayerFacts facts = read_layer(bytes, d, "", options_);
   std::string digest = facts.digest;
   if (persistent_) persistent_->store(facts);
   facts_[digest] = std::move(facts);

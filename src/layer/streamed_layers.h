@@ -17,7 +17,9 @@ class StreamedLayers : public LayerFactsCache {
  public:
   // With `persistent`, a blob whose name gives its digest and whose facts it
   // holds is only hashed (to check it), not read again; new facts go there too.
-  explicit StreamedLayers(const LayerFactsCache* persistent = nullptr) : persistent_(persistent) {}
+  // Each blob is read as `options` say (two threads, the diff_id hashed or not).
+  explicit StreamedLayers(const LayerFactsCache* persistent = nullptr, LayerReadOptions options = {})
+      : persistent_(persistent), options_(options) {}
 
   // A StreamedBlobReader: reads one blob to the end, returns its digest.
   std::string read_blob(const std::string& path, const std::string& named_digest, uint64_t size, ByteStream& bytes);
@@ -27,6 +29,7 @@ class StreamedLayers : public LayerFactsCache {
 
  private:
   const LayerFactsCache* persistent_;
+  LayerReadOptions options_;
   std::map<std::string, LayerFacts> facts_;
 };
 
