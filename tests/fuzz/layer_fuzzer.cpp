@@ -1,5 +1,6 @@
 // One layer read: read_layer over a blob (tar, gzip, zstd, or anything else), then the merged view
-// it gives and its facts through the cache's JSON. The first byte picks the media type claimed.
+// it gives and its facts through the cache's JSON. The first byte picks the media type claimed (bits 0
+// and 1), whether the descriptor gives the size (bit 2), two threads (bit 3) and the diff_id hashed (bit 4).
 #include <nlohmann/json.hpp>
 
 #include "layer/fs_view.h"
@@ -21,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Descriptor layer{media_types[data[0] % 4], Sha256::of(blob), data[0] & 4 ? -1 : int64_t(blob.size())};
   StringStream in(blob);
   try {
-    LayerFacts facts = read_layer(in, layer, "");
+    LayerFacts facts = read_layer(in, layer, "", LayerReadOptions{!(data[0] & 16), bool(data[0] & 8)});
     FsView view;
     view.apply(facts, 0);
     for (auto& [path, node] : view.nodes()) view.resolve(path);
