@@ -27,66 +27,72 @@ uint32_t bucket(uint32_t gram) { return (gram * 0x9E3779B1u) >> (32 - kTableBits
 
 }  // namespace
 
-std::vector<size_t> find_first(std::string_view haystack, const std::vector<std::string_view>& needles) {
-  std::vector<size_t> found(needles.size(), std::string_view::npos);
-  std::vector<uint64_t> table((size_t(1) << kTableBits) / 64);
-  size_t indexed = 0;
-  for (size_t i = 0; i < needles.size(); ++i) {
-    std::string_view n = needles[i];
-    if (n.empty()) continue;
-    if (n.size() < kMinIndexed) {  // too short for the grams: searched on its own
-      const void* hit = memmem(haystack.data(), haystack.size(), n.data(), n.size());
-      if (hit) found[i] = static_cast<const char*>(hit) - haystack.data();
-      continue;
-    }
+NeedleSet::NeedleSet(std::vector<std::string_view> needles)
+    : needles_(std::move(needles)), table_((size_t(1) << kTableBits) / 64) {
+  for (std::string_view n : needles_) {
+    longest_ = std::max(longest_, n.size());
+    if (n.size() < kMinIndexed) continue;
     for (size_t k = 0; k < kGram; ++k) {
       uint32_t b = bucket(gram_at(n.data() + k));
-      table[b / 64] |= uint64_t(1) << (b % 64);
+      table_[b / 64] |= uint64_t(1) << (b % 64);
     }
-    ++indexed;
   }
+}
+
+void NeedleSet::find_first(std::string_view haystack, uint64_t base, std::vector<size_t>& found) const {
   const char* data = haystack.data();
   const size_t size = haystack.size();
-  for (size_t at = 0; indexed > 0 && at + kGram <= size; at += kGram) {
+  size_t missing = 0;
+  for (size_t i = 0; i < needles_.size(); ++i) {
+    std::string_view n = needles_[i];
+    if (n.empty() || found[i] != std::string_view::npos) continue;
+    if (n.size() >= kMinIndexed) {
+      ++missing;
+      continue;
+    }
+    // Too short for the grams: searched on its own.
+    if (const void* hit = memmem(data, size, n.data(), n.size()))
+      found[i] = size_t(base + uint64_t(static_cast<const char*>(hit) - data));
+  }
+  for (size_t at = 0; missing > 0 && at + kGram <= size; at += kGram) {
     uint32_t b = bucket(gram_at(data + at));
-    if (!(table[b / 64] >> (b % 64) & 1)) continue;
+    if (!(table_[b / 64] >> (b % 64) & 1)) continue;
     for (size_t k = kGram; k-- > 0;) {  // the earliest start first
       if (at < k) continue;
       size_t start = at - k;
-      for (size_t i = 0; i < needles.size(); ++i) {
-        std::string_view n = needles[i];
+      for (size_t i = 0; i < needles_.size(); ++i) {
+        std::string_view n = needles_[i];
         if (found[i] != std::string_view::npos || n.size() < kMinIndexed || n.size() > size - start) continue;
         if (memcmp(data + start, n.data(), n.size()) != 0) continue;
-        found[i] = start;
-        --indexed;
+        found[i] = size_t(base + start);
+        --missing;
       }
     }
   }
+}
+
+std::vector<size_t> find_first(std::string_view haystack, const std::vector<std::string_view>& needles) {
+  std::vector<size_t> found(needles.size(), std::string_view::npos);
+  NeedleSet(needles).find_first(haystack, 0, found);
   return found;
 }
 
 StreamScan::StreamScan(std::vector<std::string_view> needles)
-    : needles_(std::move(needles)), found_(needles_.size(), std::string_view::npos) {
-  for (std::string_view n : needles_) longest_ = std::max(longest_, n.size());
-}
-
-void StreamScan::record(const std::vector<size_t>& hits, uint64_t base) {
-  for (size_t i = 0; i < hits.size(); ++i)
-    if (found_[i] == std::string_view::npos && hits[i] != std::string_view::npos) found_[i] = size_t(base + hits[i]);
-}
+    : set_(std::move(needles)), found_(set_.needles().size(), std::string_view::npos) {}
 
 void StreamScan::feed(uint64_t offset, std::string_view piece) {
-  if (longest_ == 0 || piece.empty()) return;
+  const size_t longest = set_.longest();
+  if (longest == 0 || piece.empty()) return;
   if (offset != carry_end_) carry_.clear();  // a hole between: its zeros end any partial match
   if (!carry_.empty()) {
-    // Needles that start in the carry and end in this piece.
+    // Needles that start in the carry and end in this piece: those found start before the piece's own.
     std::string border = carry_;
-    border.append(piece.substr(0, longest_ - 1));
-    record(find_first(border, needles_), carry_end_ - carry_.size());
+    border.append(piece.substr(0, longest - 1));
+    set_.find_first(border, carry_end_ - carry_.size(), found_);
   }
-  record(find_first(piece, needles_), offset);
-  carry_.append(piece.substr(piece.size() > longest_ ? piece.size() - longest_ : 0));
-  if (carry_.size() > longest_ - 1) carry_.erase(0, carry_.size() - (longest_ - 1));
+  set_.find_first(piece, offset, found_);
+  carry_.append(piece.substr(piece.size() > longest ? piece.size() - longest : 0));
+  if (carry_.size() > longest - 1) carry_.erase(0, carry_.size() - (longest - 1));
   carry_end_ = offset + piece.size();
 }
 

@@ -7,9 +7,25 @@
 
 namespace imgaudit {
 
-// The offset of the first occurrence of each needle in `haystack` (npos when
-// absent). The haystack is read once for all needles, a 4-byte gram every 4
-// bytes, so the cost stays near a quarter pass however many needles there are.
+// Needles looked for together: the haystack is read once for all of them, a 4-byte gram every 4 bytes,
+// so the cost stays near a quarter pass however many needles there are. Built once, used for many
+// haystacks.
+class NeedleSet {
+ public:
+  explicit NeedleSet(std::vector<std::string_view> needles);
+  const std::vector<std::string_view>& needles() const { return needles_; }
+  size_t longest() const { return longest_; }
+  // For each needle whose `found` entry is still npos, the offset of its first occurrence in `haystack`
+  // plus `base`. Needles already found are not looked for.
+  void find_first(std::string_view haystack, uint64_t base, std::vector<size_t>& found) const;
+
+ private:
+  std::vector<std::string_view> needles_;
+  std::vector<uint64_t> table_;  // a bit for each bucket a gram of an indexed needle falls in
+  size_t longest_ = 0;
+};
+
+// The offset of the first occurrence of each needle in `haystack` (npos when absent).
 std::vector<size_t> find_first(std::string_view haystack, const std::vector<std::string_view>& needles);
 
 // find_first over a file that arrives in pieces, at increasing offsets; a gap between pieces
@@ -22,12 +38,9 @@ class StreamScan {
   const std::vector<size_t>& found() const { return found_; }
 
  private:
-  void record(const std::vector<size_t>& hits, uint64_t base);
-
-  std::vector<std::string_view> needles_;
+  NeedleSet set_;
   std::vector<size_t> found_;
-  size_t longest_ = 0;
-  std::string carry_;        // the last longest_-1 bytes fed, which a needle may start in
+  std::string carry_;        // the last longest-1 bytes fed, which a needle may start in
   uint64_t carry_end_ = 0;   // file offset just past carry_
 };
 

@@ -35,16 +35,10 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
 }
 
 ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const ByteRanges& skipped) {
-  std::vector<std::string_view> needles = content_needles(scope);
-  ContentScan scan{std::vector<size_t>(needles.size(), std::string_view::npos)};
-  auto search = [&](size_t begin, size_t end) {
-    if (begin >= end) return;
-    std::vector<size_t> hits = find_first(bytes.substr(begin, end - begin), needles);
-    for (size_t i = 0; i < hits.size(); ++i) {
-      if (hits[i] == std::string_view::npos) continue;
-      scan.at[i] = begin + hits[i];
-      needles[i] = {};  // found first in this span: later ones come after
-    }
+  const NeedleSet needles(content_needles(scope));
+  ContentScan scan{std::vector<size_t>(needles.needles().size(), std::string_view::npos)};
+  auto search = [&](size_t begin, size_t end) {  // spans in file order: a needle found is found first
+    if (begin < end) needles.find_first(bytes.substr(begin, end - begin), begin, scan.at);
   };
   size_t from = 0;
   for (const auto& [begin, end] : skipped) {
