@@ -18,7 +18,7 @@ class BlockPipe {
   // own thread.
   using Fill = std::function<size_t(char* out, size_t cap)>;
   static constexpr size_t kBuffers = 4;
-  static constexpr size_t kBufferSize = size_t(1) << 20;
+  static constexpr size_t kBufferSize = size_t(256) << 10;
 
   explicit BlockPipe(Fill fill);
   // Stops the making thread (at its next block) and waits for it.
