@@ -28,4 +28,12 @@ mkimage usr-gzip $(layers gzip)
 mkimage usr-zstd $(layers zstd)
 mkimage lib-gzip --layer "/usr/lib/$multiarch::gzip::COPY lib /usr/lib/$multiarch"
 unset IFS
-exec python3 "$here/measure.py" "$build/imgaudit" "$work" usr-gzip usr-zstd lib-gzip
+images="usr-gzip usr-zstd lib-gzip"
+# A small image, as most are: Alpine's minirootfs, where ../shared/rootfs/ beside the project holds it.
+alpine=$(ls "$here/../../shared/rootfs/alpine-minirootfs-"*"-$(uname -m).tar.gz" 2>/dev/null | head -n 1 || true)
+if [ -n "$alpine" ]; then
+  mkimage alpine-gzip --layer-tar "$alpine::ADD minirootfs /"
+  images="$images alpine-gzip"
+fi
+# shellcheck disable=SC2086 # the names are words
+exec python3 "$here/measure.py" "$build/imgaudit" "$work" $images
