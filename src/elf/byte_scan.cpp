@@ -40,6 +40,7 @@ NeedleSet::NeedleSet(std::vector<std::string_view> needles)
 }
 
 void NeedleSet::find_first(std::string_view haystack, uint64_t base, std::vector<size_t>& found) const {
+  if (haystack.empty()) return;  // its data() may be null, which memmem may not be given
   const char* data = haystack.data();
   const size_t size = haystack.size();
   size_t missing = 0;

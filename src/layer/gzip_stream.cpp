@@ -48,6 +48,7 @@ size_t GzipStream::read(char* out, size_t n) {
       size_t got = source_(&data);
       if (got > 0) member_->give(data, got);
       input_ended_ = got == 0;
+      if (input_ended_) member_->input_ended();
     }
     if (input_ended_ && member_->wants_input()) {
       if (member_done_) {

@@ -34,6 +34,8 @@ class MemberInflater {
   virtual void reset() = 0;
   // Hands over the next compressed bytes; the previous ones are all consumed.
   virtual void give(const char* data, size_t size) = 0;
+  // The input has ended: what the inflater holds back of it must be decoded now.
+  virtual void input_ended() {}
   // True when nothing can be decoded before more input is given.
   virtual bool wants_input() const = 0;
   // Decodes into `out`, at most `n` bytes; `*made` is how many.

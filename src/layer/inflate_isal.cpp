@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <new>
+#include <string>
 
 #include "layer/member_inflaters.h"
 
@@ -13,6 +16,7 @@ namespace imgaudit {
 namespace {
 
 constexpr size_t kTrailerSize = 8;  // CRC-32, then the length mod 2^32, little-endian
+constexpr size_t kMinInput = 4096;  // above a dynamic block's longest header (ISAL_DEF_MAX_HDR_SIZE, 328)
 
 uint32_t little_endian_32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -20,7 +24,7 @@ uint32_t little_endian_32(const uint8_t* p) {
 
 class IsalMember : public MemberInflater {
  public:
-  IsalMember() : st_(std::make_unique<inflate_state>()) {
+  IsalMember() : st_(new_state()) {
     isal_inflate_init(st_.get());
     st_->crc_flag = ISAL_GZIP;  // ISA-L reads the header and checks the trailer
   }
@@ -30,12 +34,18 @@ class IsalMember : public MemberInflater {
     st_->crc_flag = ISAL_GZIP;
     member_out_ = 0;
   }
+  // Pieces smaller than kMinInput are gathered first: fed a few bytes a call, ISA-L 2.30 now and then
+  // misreads a dynamic block's header ("invalid deflate block" on a good stream, seen in 1-byte pieces).
   void give(const char* data, size_t size) override {
     remember_consumed(given_, given_size_);
-    given_ = reinterpret_cast<const uint8_t*>(data);
-    given_size_ = size;
-    st_->next_in = const_cast<uint8_t*>(given_);
-    st_->avail_in = uint32_t(size);
+    given_ = nullptr;
+    given_size_ = 0;
+    if (gathered_.empty() && size >= kMinInput) return hand(reinterpret_cast<const uint8_t*>(data), size);
+    gathered_.append(data, size);
+    if (gathered_.size() >= kMinInput) hand_gathered();
+  }
+  void input_ended() override {
+    if (!gathered_.empty()) hand_gathered();
   }
   // ISA-L keeps some input and output of its own between calls: a call that filled the output may
   // have more to give with no new input.
@@ -78,8 +88,21 @@ class IsalMember : public MemberInflater {
   }
 
  private:
+  void hand(const uint8_t* data, size_t size) {
+    given_ = data;
+    given_size_ = size;
+    st_->next_in = const_cast<uint8_t*>(data);
+    st_->avail_in = uint32_t(size);
+  }
+  void hand_gathered() {
+    handed_.swap(gathered_);
+    gathered_.clear();
+    hand(reinterpret_cast<const uint8_t*>(handed_.data()), handed_.size());
+  }
+
   // The last bytes of input ISA-L has consumed, for the trailer it refused.
   void remember_consumed(const uint8_t* data, size_t size) {
+    if (size == 0) return;  // nothing given yet: no bytes, no pointer
     size_t keep = std::min(size, kTrailerSize);
     size_t old = std::min(tail_size_, kTrailerSize - keep);
     std::memmove(tail_.data(), tail_.data() + tail_size_ - old, old);
@@ -100,9 +123,23 @@ class IsalMember : public MemberInflater {
     return unknown;
   }
 
-  std::unique_ptr<inflate_state> st_;  // some 60 KB: not on the stack
-  const uint8_t* given_ = nullptr;
+  // Some 60 KB, so not on the stack, and on a 64-byte boundary: ISA-L's vector code decodes from its
+  // tables at their natural alignment, which the struct does not declare (at the 16 bytes malloc gives,
+  // 1-byte input decoded wrongly now and then).
+  struct FreeState {
+    void operator()(inflate_state* s) const { std::free(s); }
+  };
+  static inflate_state* new_state() {
+    void* p = std::aligned_alloc(64, (sizeof(inflate_state) + 63) / 64 * 64);
+    if (!p) throw std::bad_alloc();
+    std::memset(p, 0, sizeof(inflate_state));
+    return static_cast<inflate_state*>(p);
+  }
+  std::unique_ptr<inflate_state, FreeState> st_;
+  const uint8_t* given_ = nullptr;  // what ISA-L reads from: a piece as given, or handed_
   size_t given_size_ = 0;
+  std::string gathered_;  // small pieces not handed to ISA-L yet
+  std::string handed_;    // the gathered pieces ISA-L reads
   std::array<uint8_t, kTrailerSize> tail_{};
   size_t tail_size_ = 0;
   bool output_full_ = false;

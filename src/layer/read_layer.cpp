@@ -153,6 +153,7 @@ BlockPipe::Fill copied_from(std::function<size_t(const void**)> blocks) {
       rest = std::string_view(static_cast<const char*>(block), n);
     }
     size_t n = std::min(cap, rest.size());
+    if (n == 0) return 0;  // the end: the filters give no block, and no pointer
     std::memcpy(out, rest.data(), n);
     rest.remove_prefix(n);
     return n;
