@@ -31,7 +31,7 @@ struct ContentScan {
   bool found(Needle n) const { return at[n] != std::string_view::npos; }
 };
 
-// Byte ranges [begin, end) of a file, sorted.
+// Byte ranges [begin, end) of a file, sorted by begin; they may overlap.
 using ByteRanges = std::vector<std::pair<size_t, size_t>>;
 
 // One pass over the bytes for every needle in scope, `skipped` left out: the file's code, where no

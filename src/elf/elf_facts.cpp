@@ -321,20 +321,16 @@ void set_resolves_names(const SymbolEvidence& symbols, const ContentScan& scan, 
   f.resolves_names = (symbols.imports_resolver || carries) && !f.is_musl_loader;
 }
 
-// The sections of instructions, where no needle is text, in file order and merged; none when the file
-// has no section headers, whose code cannot be told from its data.
+// The sections of instructions, where no needle is text, in file order; none when the file has no
+// section headers, whose code cannot be told from its data.
 ByteRanges code_of(const ElfFile& file) {
+  const uint64_t size = file.bytes().size();
   ByteRanges code;
   for (const ElfFile::Section& s : file.sections())
-    if (s.header.sh_type == SHT_PROGBITS && (s.header.sh_flags & SHF_EXECINSTR) && s.header.sh_offset < file.bytes().size())
-      code.emplace_back(s.header.sh_offset, s.header.sh_offset + std::min<uint64_t>(s.header.sh_size, file.bytes().size() - s.header.sh_offset));
+    if (s.header.sh_type == SHT_PROGBITS && (s.header.sh_flags & SHF_EXECINSTR) && s.header.sh_offset < size)
+      code.emplace_back(s.header.sh_offset, s.header.sh_offset + std::min<uint64_t>(s.header.sh_size, size - s.header.sh_offset));
   std::sort(code.begin(), code.end());
-  ByteRanges merged;
-  for (const auto& r : code) {
-    if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
-    else merged.push_back(r);
-  }
-  return merged;
+  return code;
 }
 
 ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {

@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <cstring>
-#include <new>
+#include <memory>
 #include <string>
 
 #include "layer/member_inflaters.h"
@@ -24,7 +23,7 @@ uint32_t little_endian_32(const uint8_t* p) {
 
 class IsalMember : public MemberInflater {
  public:
-  IsalMember() : st_(new_state()) {
+  IsalMember() : st_(std::make_unique<inflate_state>()) {
     isal_inflate_init(st_.get());
     st_->crc_flag = ISAL_GZIP;  // ISA-L reads the header and checks the trailer
   }
@@ -123,19 +122,7 @@ class IsalMember : public MemberInflater {
     return unknown;
   }
 
-  // Some 60 KB, so not on the stack, and on a 64-byte boundary: ISA-L's vector code decodes from its
-  // tables at their natural alignment, which the struct does not declare (at the 16 bytes malloc gives,
-  // 1-byte input decoded wrongly now and then).
-  struct FreeState {
-    void operator()(inflate_state* s) const { std::free(s); }
-  };
-  static inflate_state* new_state() {
-    void* p = std::aligned_alloc(64, (sizeof(inflate_state) + 63) / 64 * 64);
-    if (!p) throw std::bad_alloc();
-    std::memset(p, 0, sizeof(inflate_state));
-    return static_cast<inflate_state*>(p);
-  }
-  std::unique_ptr<inflate_state, FreeState> st_;
+  std::unique_ptr<inflate_state> st_;  // some 60 KB: not on the stack; zeroed
   const uint8_t* given_ = nullptr;  // what ISA-L reads from: a piece as given, or handed_
   size_t given_size_ = 0;
   std::string gathered_;  // small pieces not handed to ISA-L yet

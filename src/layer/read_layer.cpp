@@ -221,17 +221,10 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
   if (!gzip && archive_filter_count(raw.get()) > 2)
     throw_compressed_twice(archive_filter_name(raw.get(), 0), archive_filter_name(raw.get(), 1));
 
-  // Two threads: the blob read, hashed and decompressed on the pipe's; the rest here. The pipe's thread
-  // reads the blob to its end, so its digest covers every byte.
+  // Two threads: the blob read, hashed and decompressed on the pipe's; the rest here.
   std::optional<BlockPipe> pipe;
   if (options.two_threads && has_tar) {
-    pipe.emplace([&, decompress = std::move(decompress)](char* out, size_t cap) {
-      size_t n = decompress(out, cap);
-      if (n == 0)
-        while (stored.pull() > 0) {
-        }
-      return n;
-    });
+    pipe.emplace(std::move(decompress));
     tar_side.next = [&](const void** out) { return pipe->next(out); };
     stop_pipe = [&] { pipe.reset(); };
   }
@@ -270,7 +263,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
     }
     if (n < 0) fail(raw.get(), true);
   }
-  pipe.reset();  // its thread has ended: the blob's side is complete
+  pipe.reset();  // its thread has ended: the blob is read here to its end, so its digest covers every byte
   while (stored.pull() > 0) {
   }
 

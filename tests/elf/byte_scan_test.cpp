@@ -69,6 +69,7 @@ TEST(ContentScan, LeavesOutTheSkippedRanges) {
   const ScanScope none{false, false, false, false};
   EXPECT_EQ(scan_content(bytes, none).at[kMimalloc], 100u);
   EXPECT_EQ(scan_content(bytes, none, {{90, 120}}).at[kMimalloc], 210u);
+  EXPECT_EQ(scan_content(bytes, none, {{90, 120}, {95, 110}}).at[kMimalloc], 210u);  // overlapping code sections
   EXPECT_FALSE(scan_content(bytes, none, {{0, 120}, {200, bytes.size()}}).found(kMimalloc));
   EXPECT_FALSE(scan_content(bytes, none, {{0, bytes.size() + 100}}).found(kMimalloc));
 }
