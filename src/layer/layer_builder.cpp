@@ -134,27 +134,30 @@ void LayerBuilder::read_elf(const std::string& path, uint64_t size, std::string_
 // The content goes by block, as libarchive gives it: the holes of a sparse entry cost neither
 // time nor memory. (archive_read_data would zero-fill them, and it cannot be mixed with blocks.)
 void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {
-  // The first blocks, until the ELF magic can be told (a block may be shorter than it).
-  std::vector<std::pair<uint64_t, std::string>> first;
+  // The first blocks, until the ELF magic can be told (a block may be shorter than it). The last one
+  // read stays in libarchive's buffer; only those before it, under 4 bytes each, are copied.
+  std::vector<std::pair<uint64_t, std::string>> early;
+  std::optional<DataBlock> last;
   std::string head;
   while (head.size() < 4) {
-    auto block = next_block(a, path);
-    if (!block) break;
-    first.emplace_back(block->offset, std::string(block->bytes));
-    if (block->offset != head.size()) break;  // a hole: zeros are no magic
-    head.append(block->bytes.substr(0, 4 - head.size()));
+    if (last) early.emplace_back(last->offset, std::string(last->bytes));  // before the next read moves it
+    last = next_block(a, path);
+    if (!last) break;
+    if (last->offset != head.size()) break;  // a hole: zeros are no magic
+    head.append(last->bytes.substr(0, 4 - head.size()));
   }
   bool elf = looks_like_elf(head);
   bool text = !elf && is_text_worth_reading(path);
   bool blob = !elf && !text && is_blob_worth_reading(path);
   if (!elf && !text && !blob) return;  // the next header skips the rest without buffering
   auto each_block = [&](auto&& take) {
-    for (const auto& [offset, bytes] : first)
+    for (const auto& [offset, bytes] : early)
       if (!take(offset, std::string_view(bytes))) return;
+    if (last && !take(last->offset, last->bytes)) return;
     while (auto block = next_block(a, path))
       if (!take(block->offset, block->bytes)) return;
   };
-  if (elf) return read_elf(path, size, first.front().second, each_block);
+  if (elf) return read_elf(path, size, early.empty() ? last->bytes : std::string_view(early.front().second), each_block);
 
   uint64_t cap = text ? kMaxTextSize : kMaxBlobSize;
   auto over_cap = [&](const std::string& why) {

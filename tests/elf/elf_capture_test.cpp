@@ -1,5 +1,6 @@
 // A large ELF file is read in parts (ElfCapture): its facts are those of the whole file, its memory is
 // the parts', and the Go build info magic is found wherever the stream's pieces split it.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -100,6 +101,43 @@ TEST(ElfCapture, GoBuildInfoMagicIsFoundAcrossPieces) {
   ASSERT_GE(from_magic.size(), blob.size() + 4);
   EXPECT_EQ(from_magic.substr(0, blob.size() + 4), blob + "tail");
   EXPECT_EQ(kept.needles_found()[kGoMagic], magic_at);
+}
+
+// Every aligned magic of a piece that starts off the 16-byte grid, up to kMaxGoMagics; none off the grid.
+TEST(ElfCapture, GoBuildInfoMagicsAreFoundOnlyOn16ByteOffsets) {
+  const uint64_t size = uint64_t(40) << 20;
+  const uint64_t piece_at = (uint64_t(20) << 20) + 7;
+  std::string piece(64 * 1024, 'x');
+  for (size_t at : {9, 25 + 3, 1033, 4105, 8201, 12297, 16393})  // file offsets piece_at + at: aligned but the 2nd
+    piece.replace(at, kGoBuildInfoMagic.size(), kGoBuildInfoMagic);
+  ElfCapture kept(size);
+  kept.add(0, "\x7f" "ELF");
+  kept.add(piece_at, piece);
+  kept.finish();
+  std::vector<uint64_t> expected;
+  for (uint64_t at : {9, 1033, 4105, 8201}) expected.push_back(piece_at + at);
+  for (uint64_t at : expected) ASSERT_EQ(at % 16, 0u);
+  EXPECT_EQ(kept.go_magic_offsets(), expected) << "the first kMaxGoMagics aligned ones";
+}
+
+// malloc hands a freed file's memory to the next file: the holes of the next one still read zero.
+TEST(ElfCapture, HolesOfAWholeFileReadZeroInAReusedBuffer) {
+  const uint64_t size = 100000;
+  {
+    ElfCapture first(size);
+    first.add(0, std::string(size, 'z'));
+    first.finish();
+  }
+  ElfCapture second(size);
+  second.add(0, "\x7f" "ELF");
+  second.add(5000, "abc");
+  second.finish();
+  std::string expected(size, '\0');
+  expected.replace(0, 4, "\x7f" "ELF");
+  expected.replace(5000, 3, "abc");
+  ASSERT_EQ(second.bytes().size(), expected.size());
+  auto [at, _] = std::mismatch(expected.begin(), expected.end(), second.bytes().begin());
+  EXPECT_EQ(at, expected.end()) << "first wrong byte at " << (at - expected.begin());
 }
 
 TEST(ElfCapture, OverTheSizeLimitIsRefused) {
