@@ -1,7 +1,46 @@
+#include <algorithm>
+
 #include "facts/image_facts.h"
 #include "facts/loader.h"
+#include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
+
+namespace {
+
+bool is_libc_itself(const ElfFacts& e) {
+  return e.is_musl_loader || !e.glibc_release.empty() || starts_with(e.soname, "ld-linux");
+}
+
+bool is_jvm_launcher(const BinaryFacts& b) {
+  for (auto& n : b.elf->needed)
+    if (n == "libjvm.so" || n == "libjli.so") return true;
+  return base_name(b.path) == "java";
+}
+
+bool is_language_runtime(const std::string& file_name) {
+  for (auto prefix : {"libpython", "libjvm.so", "libnode.so", "libruby", "libswiftCore.so", "libmono", "libcoreclr.so"})
+    if (starts_with(file_name, prefix)) return true;
+  return false;
+}
+
+ProgramKind kind_of(const BinaryFacts& b, const PythonFacts& python) {
+  if (is_libc_itself(*b.elf)) return ProgramKind::Libc;
+  for (auto& pi : python.interpreters)
+    if (pi.path == b.path) return ProgramKind::PythonInterpreter;
+  if (is_jvm_launcher(b)) return ProgramKind::JvmLauncher;
+  if (is_language_runtime(base_name(b.path))) return ProgramKind::LanguageRuntime;
+  return ProgramKind::Other;
+}
+
+}  // namespace
+
+const BinaryFacts* ImageFacts::binary_at(const std::string& path) const {
+  auto it = std::lower_bound(binaries.begin(), binaries.end(), path,
+                             [](const BinaryFacts& b, const std::string& p) { return b.path < p; });
+  return it != binaries.end() && it->path == path ? &*it : nullptr;
+}
 
 LibcKind effective_libc(const BinaryFacts& b) {
   if (b.interpreter_present && (b.interpreter_libc == LibcKind::Musl || b.interpreter_libc == LibcKind::Glibc))
@@ -11,7 +50,6 @@ LibcKind effective_libc(const BinaryFacts& b) {
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view) {
   ImageFacts facts;
-  facts.view = &view;
   facts.image = std::move(image);
   for (auto& l : facts.image.layers)
     for (auto& name : l.packages_added) facts.package_layer.emplace(name, l.index);
@@ -41,6 +79,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
 
   facts.tz = detect_tz(view, facts.image);
   facts.python = detect_python(view, facts.binaries);
+  for (auto& b : facts.binaries) b.kind = kind_of(b, facts.python);
   facts.ca_bundle = find_ca_bundle(view);
   return facts;
 }

@@ -27,6 +27,7 @@ struct LayerInfo {
 
 struct ImageInfo {
   std::string source;           // ImageSource::describe()
+  bool from_folder = false;     // a root filesystem folder: no config, no layers, no history
   ImageIdentity identity;       // transport, image ID, tags and digests
   std::vector<std::string> passed_over;  // where a bare name was looked for first, and why not there
   std::string manifest_digest;
@@ -70,6 +71,15 @@ struct LibraryNote {
   bool cpu_only = false;         // resolved only through those: missing on the other CPUs
 };
 
+// What an ELF file is, where the rules treat it apart from other programs and libraries.
+enum class ProgramKind {
+  Other,
+  Libc,               // the C library's own objects: musl's loader, glibc's libraries and its ld.so
+  PythonInterpreter,  // bin/python3 or bin/python3.N: PythonFacts::interpreters
+  JvmLauncher,        // java, or a program that links the JVM (libjvm.so, libjli.so)
+  LanguageRuntime,    // a runtime's library, which starts threads for the program: libpython, libjvm, libnode...
+};
+
 // One ELF file of the final view, with its libraries resolved the way the
 // image's own loader would.
 struct BinaryFacts {
@@ -77,6 +87,7 @@ struct BinaryFacts {
   int layer = 0;
   uint64_t size = 0;
   const ElfFacts* elf = nullptr;
+  ProgramKind kind = ProgramKind::Other;
   bool interpreter_present = false;     // meaningful when elf->interpreter is set
   std::string interpreter_resolved;     // real path after symlinks
   LibcKind interpreter_libc = LibcKind::Unknown;  // what the interpreter really is (musl behind a glibc name = shim)
@@ -140,6 +151,7 @@ struct DistInfo {
   std::string name, version;
   std::vector<std::string> tags;  // WHEEL "Tag:" lines
   std::optional<bool> root_is_purelib;
+  int layer = -1;         // the layer that brought the .dist-info folder, -1 when unknown
 };
 
 struct PythonFacts {
@@ -167,9 +179,11 @@ struct ImageFacts {
   TzFacts tz;
   PythonFacts python;
   std::string ca_bundle;  // find_ca_bundle()
-  const FsView* view = nullptr;
   std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
   LoaderFacts loader;
+
+  // The binary at `path` (a real path, as BinaryFacts::resolved gives them), or nullptr.
+  const BinaryFacts* binary_at(const std::string& path) const;
 };
 
 ImageFacts collect_facts(ImageInfo image, const FsView& view);

@@ -60,6 +60,7 @@ std::optional<std::string> ImageInfo::env_value(const std::string& key) const {
 ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFacts>& layers) {
   ImageInfo info;
   info.source = source.describe();
+  info.from_folder = source.root_dir().has_value();
   info.identity = source.identity();
   info.manifest_digest = source.manifest_digest();
   const nlohmann::json& config = source.config();

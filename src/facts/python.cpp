@@ -136,6 +136,7 @@ PythonFacts detect_python(const FsView& view, const std::vector<BinaryFacts>& bi
     d.path = dir;
     d.site_dir = site;
     d.python_version = site_python_version(site);
+    if (const Node* n = view.find(dir)) d.layer = n->layer;
     read_dist_info(view, d);
     py.dists.push_back(std::move(d));
   }

@@ -2,8 +2,8 @@
 // ca-certificates-missing, runs-as-root.
 #include "rules/environment_rules.h"
 
-#include "rules/program_kind.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -12,7 +12,7 @@ namespace {
 // Why this binary speaks TLS, or "" when it does not.
 std::string tls_user(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
-  if (base_name(b.path).rfind("_ssl.", 0) == 0) return "Python ssl module";
+  if (starts_with(base_name(b.path), "_ssl.")) return "Python ssl module";
   if (!e.is_program) return "";  // a library speaks TLS for the program that loads it
   if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
   return "";
@@ -30,9 +30,9 @@ bool needs_zoneinfo(const ImageFacts& facts) {
   const bool python_has_zones = carries_own_zones(facts);
   for (auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    if (!e.is_program || is_libc_itself(e)) continue;
+    if (!e.is_program || b.kind == ProgramKind::Libc) continue;
     if (!e.go_version.empty() && e.go_tzdata) continue;
-    if (python_has_zones && base_name(b.path).rfind("python", 0) == 0) continue;
+    if (python_has_zones && b.kind == ProgramKind::PythonInterpreter) continue;
     return true;
   }
   return false;
@@ -67,7 +67,7 @@ void check_environment(const ImageFacts& facts, FindingGroups& groups) {
                  {{"tls_users", why_all}});
   }
 
-  if (!facts.image.layers.empty()) {  // a rootfs folder has no config and so no User
+  if (!facts.image.from_folder) {  // a rootfs folder has no config and so no User
     const std::string& user = facts.image.user;
     const std::string uid = user.substr(0, user.find(':'));
     if (uid.empty() || uid == "root" || uid == "0") {

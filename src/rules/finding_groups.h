@@ -40,7 +40,7 @@ class FindingGroups {
 
 // The layer a finding names for something `layer` brought: -1 when the image has no layers (a rootfs
 // folder), where there is no layer to name.
-inline int finding_layer(const ImageFacts& facts, int layer) { return facts.image.layers.empty() ? -1 : layer; }
+inline int finding_layer(const ImageFacts& facts, int layer) { return facts.image.from_folder ? -1 : layer; }
 
 // Template variables every rule may use: distro, image libc, platform, base_hint.
 std::map<std::string, std::string> image_vars(const ImageFacts& facts);

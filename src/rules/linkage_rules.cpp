@@ -11,7 +11,6 @@
 #include "facts/glibc_loader.h"
 #include "facts/loader.h"
 #include "rules/library_packages.h"
-#include "rules/program_kind.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -186,7 +185,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
     add_cpu_only(b, layer);
 
     // glibc's own objects require each other's versions: they ship together.
-    if (image_libc == LibcKind::Glibc && !is_libc_itself(e) && !facts.libc.version.empty() && !e.glibc_required.empty() &&
+    if (image_libc == LibcKind::Glibc && b.kind != ProgramKind::Libc && !facts.libc.version.empty() && !e.glibc_required.empty() &&
         version_newer(e.glibc_required, facts.libc.version)) {
       auto needed = e.glibc_required.substr(e.glibc_required.find('_') + 1);
       groups.add("glibc-too-old", layer, e.glibc_required, b.path,

@@ -1,7 +1,6 @@
 #include "rules/resolver_rules.h"
 
 #include "rules/linkage_rules.h"
-#include "rules/program_kind.h"
 
 namespace imgaudit {
 
@@ -15,7 +14,7 @@ const char* const kMuslWithDnsOverTcp = "1.2.4";
 void check_resolver(const ImageFacts& facts, FindingGroups& groups) {
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    if (!e.resolves_names || !e.is_program || is_libc_itself(e) || effective_libc(b) != LibcKind::Musl) continue;
+    if (!e.resolves_names || !e.is_program || b.kind == ProgramKind::Libc || effective_libc(b) != LibcKind::Musl) continue;
     const int layer = finding_layer(facts, b.layer);
     // A static program carries the musl it was built with, whose version it does not record.
     const bool is_static = e.linkage != Linkage::Dynamic;

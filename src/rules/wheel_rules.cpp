@@ -64,8 +64,7 @@ void check_wheels(const ImageFacts& facts, FindingGroups& groups) {
     target.version = d.python_version;
     auto verdict = judge(d, target);
     if (!verdict.rule) continue;
-    const Node* n = facts.view ? facts.view->find(d.path) : nullptr;
-    int layer = n ? finding_layer(facts, n->layer) : -1;
+    int layer = d.layer < 0 ? -1 : finding_layer(facts, d.layer);
     std::string detail;
     for (auto& [k, v] : verdict.vars) detail += k + "=" + v + ";";
     auto& g = found[{verdict.rule, layer, detail}];

@@ -10,6 +10,50 @@
 namespace imgaudit {
 namespace {
 
+// What each program is, decided once for every rule: by what it is, not by a name that merely starts alike.
+TEST(FactsCollect, ProgramKinds) {
+  test::TempDir dir;
+  ASSERT_TRUE(test::compile_c("gcc", test::kHelloC, dir / "hello"));
+  ASSERT_TRUE(test::compile_c("gcc", test::kLibFooC, dir / "libfoo.so", "-shared -fPIC"));
+  test::ViewBuilder b;
+  test::add_native_glibc(b);
+  b.elf_file("usr/bin/python3", dir / "hello");
+  b.elf_file("usr/local/bin/python3.12", dir / "hello");
+  b.elf_file("usr/bin/python-build", dir / "hello");
+  b.elf_file("usr/lib/jvm/java-17/bin/java", dir / "hello");
+  b.elf_file("usr/lib/x86_64-linux-gnu/libpython3.12.so.1.0", dir / "libfoo.so");
+  b.elf_file("usr/lib/libnode.so.108", dir / "libfoo.so");
+  b.elf_file("usr/lib/libfoo.so", dir / "libfoo.so");
+  b.elf_file("app/server", dir / "hello");
+  ImageFacts f = collect_facts(ImageInfo(), b.view);
+
+  auto kind = [&](const std::string& path) {
+    const BinaryFacts* bf = f.binary_at(path);
+    EXPECT_NE(bf, nullptr) << path;
+    return bf ? bf->kind : ProgramKind::Other;
+  };
+  EXPECT_EQ(kind(test::native_target().glibc_loader_path), ProgramKind::Libc);
+  EXPECT_EQ(kind(test::native_target().glibc_libc_path), ProgramKind::Libc);
+  EXPECT_EQ(kind("usr/bin/python3"), ProgramKind::PythonInterpreter);
+  EXPECT_EQ(kind("usr/local/bin/python3.12"), ProgramKind::PythonInterpreter);
+  EXPECT_EQ(kind("usr/bin/python-build"), ProgramKind::Other);
+  EXPECT_EQ(kind("usr/lib/jvm/java-17/bin/java"), ProgramKind::JvmLauncher);
+  EXPECT_EQ(kind("usr/lib/x86_64-linux-gnu/libpython3.12.so.1.0"), ProgramKind::LanguageRuntime);
+  EXPECT_EQ(kind("usr/lib/libnode.so.108"), ProgramKind::LanguageRuntime);
+  EXPECT_EQ(kind("usr/lib/libfoo.so"), ProgramKind::Other);
+  EXPECT_EQ(kind("app/server"), ProgramKind::Other);
+}
+
+// Only a root filesystem folder is one: an image with no layers still has its config.
+TEST(FactsCollect, FromFolderIsTheSourcesKindNotTheLayerCount) {
+  ImageInfo image;
+  EXPECT_FALSE(image.from_folder);
+  test::ViewBuilder b;
+  EXPECT_FALSE(collect_facts(image, b.view).image.from_folder);
+  image.from_folder = true;
+  EXPECT_TRUE(collect_facts(image, b.view).image.from_folder);
+}
+
 TEST(FactsCollect, RealAlpineMinirootfsLoadsCompletely) {
   std::string why;
   auto layer = test::read_minirootfs("x86_64", &why);
@@ -20,7 +64,6 @@ TEST(FactsCollect, RealAlpineMinirootfsLoadsCompletely) {
   info.env = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"};
   ImageFacts f = collect_facts(info, view);
 
-  EXPECT_EQ(f.view, &view);
   EXPECT_EQ(f.distro.id, "alpine");
   EXPECT_EQ(f.libc.family, LibcKind::Musl);
   EXPECT_EQ(f.binaries.size(), layer->elves.size());  // every ELF file, libraries included
@@ -37,6 +80,11 @@ TEST(FactsCollect, RealAlpineMinirootfsLoadsCompletely) {
   ASSERT_NE(busybox, f.binaries.end());
   EXPECT_EQ(busybox->interpreter_resolved, "lib/ld-musl-x86_64.so.1");
   EXPECT_EQ(busybox->resolved.at("libc.musl-x86_64.so.1"), "lib/ld-musl-x86_64.so.1");
+  EXPECT_EQ(f.binary_at("bin/busybox"), &*busybox);
+  EXPECT_EQ(f.binary_at("bin/sh"), nullptr) << "a symlink, not a binary";
+  EXPECT_EQ(busybox->kind, ProgramKind::Other);
+  ASSERT_NE(f.binary_at("lib/ld-musl-x86_64.so.1"), nullptr);
+  EXPECT_EQ(f.binary_at("lib/ld-musl-x86_64.so.1")->kind, ProgramKind::Libc);
   EXPECT_FALSE(f.tz.has_zoneinfo);
   EXPECT_TRUE(f.python.interpreters.empty());
 

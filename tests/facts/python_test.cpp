@@ -78,6 +78,18 @@ TEST(FactsPython, DistInfoNameVersionTagsAndPurelib) {
             std::vector<std::string>{site + "/markupsafe/_speedups.cpython-312-x86_64-linux-gnu.so"});
 }
 
+// The layer of a wheel's .dist-info folder: the rules name it, and the Dockerfile line behind it.
+TEST(FactsPython, DistInfoKnowsTheLayerThatBroughtIt) {
+  ViewBuilder b;
+  const std::string site = "usr/local/lib/python3.12/site-packages";
+  b.dir(site, 1);
+  b.dir(site + "/six-1.16.0.dist-info", 3);
+  b.text(site + "/six-1.16.0.dist-info/METADATA", "Name: six\nVersion: 1.16.0\n", 3);
+  ImageFacts f = collect_facts(ImageInfo(), b.view);
+  ASSERT_EQ(f.python.dists.size(), 1u);
+  EXPECT_EQ(f.python.dists[0].layer, 3);
+}
+
 TEST(FactsPython, InterpreterVersionFromLibpythonOrSiblingLib) {
   test::TempDir dir;
   ASSERT_TRUE(test::compile_c("gcc", "int py_main(void) { return 0; }\n", dir / "libpython3.11.so.1.0",
