@@ -5,6 +5,7 @@
 #include "facts/image_facts.h"
 #include "util/paths.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace imgaudit {
 
@@ -94,12 +95,13 @@ std::string interpreter_version(const FsView& view, const BinaryFacts& b, const 
   // bin/python3 beside lib/python3.N
   std::string prefix = parent_dir(parent_dir(b.path));
   std::string found;
-  int found_minor = -1;
+  std::optional<DottedVersion> newest;
   for (auto& n : view.list_dir(prefix.empty() ? "lib" : prefix + "/lib")) {
     auto v = python_name_version(n);
-    if (!v || v->empty() || v->size() > 6) continue;
-    int minor = std::stoi(v->substr(2));
-    if (minor > found_minor) found_minor = minor, found = *v;
+    auto version = v ? DottedVersion::parse(*v) : std::nullopt;
+    if (!version || (newest && !(*version > *newest))) continue;
+    newest = version;
+    found = *v;
   }
   return found;
 }

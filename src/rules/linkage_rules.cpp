@@ -13,32 +13,18 @@
 #include "rules/library_packages.h"
 #include "util/paths.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace imgaudit {
 
 namespace {
 
-// "GLIBC_2.34" -> {2, 34}; "2.36" -> {2, 36}.
-std::vector<int> version_numbers(const std::string& s) {
-  std::vector<int> out;
-  size_t i = s.find_first_of("0123456789");
-  while (i != std::string::npos && i < s.size()) {
-    size_t j = i;
-    while (j < s.size() && isdigit(static_cast<unsigned char>(s[j]))) ++j;
-    out.push_back(std::stoi(s.substr(i, std::min<size_t>(j - i, 9))));
-    if (j >= s.size() || s[j] != '.') break;
-    i = j + 1;
-  }
-  return out;
-}
-
-
 // "numpy" for an extension module under a site-packages folder: the first
 // folder below it; "" elsewhere.
 std::string python_package_of(const ImageFacts& facts, const std::string& path) {
   for (const auto& site : facts.python.site_dirs) {
-    std::string dir = site.rfind('/', 0) == 0 ? site.substr(1) : site;
-    if (path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 || path[dir.size()] != '/') continue;
+    std::string dir = starts_with(site, "/") ? site.substr(1) : site;
+    if (path.size() <= dir.size() + 1 || !starts_with(path, dir) || path[dir.size()] != '/') continue;
     std::string rest = path.substr(dir.size() + 1);
     auto slash = rest.find('/');
     if (slash != std::string::npos) return rest.substr(0, slash);
@@ -70,8 +56,6 @@ std::string missing_lib_advice(const LibraryPackages& p) {
 }
 
 }  // namespace
-
-bool version_newer(const std::string& a, const std::string& b) { return version_numbers(a) > version_numbers(b); }
 
 void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   const LibcKind image_libc = facts.libc.family;

@@ -1,13 +1,9 @@
 #pragma once
-#include <string>
-
 #include "rules/finding_groups.h"
+#include "util/version.h"  // version_newer, which wheel_tags takes from here too
 
 namespace imgaudit {
 
 void check_linkage(const ImageFacts& facts, FindingGroups& groups);
-
-// Dotted version comparison: "GLIBC_2.34" is newer than "2.4".
-bool version_newer(const std::string& a, const std::string& b);
 
 }  // namespace imgaudit
