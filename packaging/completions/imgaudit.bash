@@ -74,7 +74,7 @@ _imgaudit_option_values() {
 _imgaudit_takes_value() {
   case $1 in
     --platform | --format | -o | --output | --fail-on | -j | --jobs | --ignore | --config | --dockerfile | \
-      --username | --ca-cert | --insecure-registry | --cache-dir | --timeout) return 0 ;;
+      --username | --ca-cert | --insecure-registry | --cache-dir | --timeout | --retry-wait) return 0 ;;
   esac
   return 1
 }

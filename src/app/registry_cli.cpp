@@ -19,6 +19,9 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
       ->allow_extra_args(false);
   app.add_option("--timeout", out.timeout_seconds, "seconds to connect, and without data, before a request fails (default 30)")
       ->check(CLI::Range(1L, 3600L));
+  app.add_option("--retry-wait", out.retry_wait_ms,
+                 "milliseconds before retrying a failed request, doubled for each next retry (default 500)")
+      ->check(CLI::Range(1L, 60000L));
   app.add_flag("--no-cache", out.no_cache, "neither read nor write the cache");
   app.add_option("--cache-dir", out.cache_dir,
                  "cache folder (default $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit); given, local images use it too");
@@ -38,6 +41,7 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
     throw InputError(cli.ca_cert + ": cannot read the CA certificate (--ca-cert)");
   options.registry.http.ca_cert = cli.ca_cert;
   options.registry.http.timeout_seconds = cli.timeout_seconds;
+  options.registry.http.first_retry_wait_ms = cli.retry_wait_ms;
   options.registry.insecure_registries = cli.insecure_registries;
   options.use_cache = !cli.no_cache;
   options.cache_dir = cli.cache_dir;

@@ -14,11 +14,12 @@ struct RegistryCliOptions {
   std::string ca_cert;
   std::vector<std::string> insecure_registries;
   long timeout_seconds = 30;
+  long retry_wait_ms = 500;
   bool no_cache = false;
   std::string cache_dir;
 };
 
-// --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --no-cache, --cache-dir.
+// --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --retry-wait, --no-cache, --cache-dir.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
 // Fills the registry, cache and progress fields of `options` (progress on

@@ -13,6 +13,7 @@ namespace imgaudit {
 struct HttpOptions {
   std::string ca_cert;        // a CA bundle trusted besides the system's; "" for the system's only
   long timeout_seconds = 30;  // to connect, and without a byte received
+  long first_retry_wait_ms = 500;  // before the first retry of a failed request, doubled for each next one
   std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
   std::string client_cert, client_key;  // PEM files for TLS client authentication
   std::string tls_hint = "a private CA: --ca-cert FILE";  // said after a certificate error

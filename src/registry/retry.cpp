@@ -15,7 +15,7 @@ long retry_after_seconds(const std::string& value) {
 
 std::unique_ptr<HttpStream> open_retrying(const std::string& url, const std::vector<std::string>& headers,
                                           const HttpOptions& options, bool follow_redirects) {
-  auto backoff = std::chrono::milliseconds(500);
+  auto backoff = std::chrono::milliseconds(options.first_retry_wait_ms);
   for (int attempt = 1;; ++attempt) {
     bool last = attempt == kMaxAttempts;
     std::unique_ptr<HttpStream> s;

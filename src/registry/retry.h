@@ -9,7 +9,8 @@
 namespace imgaudit {
 
 // Opens `url`, retrying transient transfer errors and 5xx answers with
-// backoff (0.5, 1, 2 s) and 429 after its Retry-After, up to kMaxAttempts in
+// backoff (HttpOptions::first_retry_wait_ms, then twice and four times that: by default
+// 0.5, 1, 2 s) and 429 after its Retry-After, up to kMaxAttempts in
 // all. A 429 asking for more than kMaxRetryAfterSeconds is returned at once.
 // Returns the last answer, whatever its status; throws the last
 // TransferError, saying how many attempts were made.

@@ -268,8 +268,7 @@ std::string go_program(const TempDir& tmp, const std::string& name, bool embed_t
                       "\t\tgo func() { defer wg.Done(); _ = make([]byte, 1<<20) }()\n\t}\n\twg.Wait()\n" +
                       (use_tls ? "\tc, err := tls.Dial(\"tcp\", \"127.0.0.1:9\", nil)\n\tfmt.Println(c, err)\n" : "") +
                       "\tloc, err := time.LoadLocation(\"Asia/Ho_Chi_Minh\")\n\tfmt.Println(loc, err)\n}\n");
-  int rc = run("cd '" + tmp.path() + "' && GOCACHE='" + tmp / "gocache" + "' GOPATH='" + tmp / "gopath" + "' HOME='" +
-                   tmp.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 go build -o '" + out + "' '" + src +
+  int rc = run("cd '" + tmp.path() + "' && " + go_env(tmp.path()) + " CGO_ENABLED=0 go build -o '" + out + "' '" + src +
                    "' 2>&1",
                &log);
   EXPECT_EQ(rc, 0) << log;

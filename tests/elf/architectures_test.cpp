@@ -100,8 +100,7 @@ TEST(Architectures, OciNamesAreGoArchitectures) {
     if (*a.oci_arch)
       builds += "(GOARCH=" + std::string(a.oci_arch) + " go build -o 'main-" + a.oci_arch + "' main.go > 'main-" +
                 a.oci_arch + ".log' 2>&1) & ";
-  std::string env = "cd '" + dir.path() + "' && export GOCACHE='" + (dir / "cache") + "' GOPATH='" + (dir / "gopath") +
-                    "' HOME='" + dir.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 && ";
+  std::string env = "cd '" + dir.path() + "' && export " + go_env(dir.path()) + " CGO_ENABLED=0 && ";
   ASSERT_EQ(run(env + "{ " + builds + "wait; }"), 0);
   std::string version, unsupported;
   run("go env GOVERSION", &version);

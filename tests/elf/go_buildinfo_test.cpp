@@ -41,9 +41,8 @@ class ElfGoBuildInfo : public ::testing::Test {
                        const std::string& flags = "") {
     std::string src = dir_ / (name + ".go"), out = dir_ / name, log;
     write_file(src, source);
-    std::string cmd = "cd '" + dir_.path() + "' && env GOCACHE='" + (dir_ / "cache") + "' GOPATH='" +
-                      (dir_ / "gopath") + "' HOME='" + dir_.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off " + env +
-                      " go build " + flags + " -o '" + out + "' '" + src + "' 2>&1";
+    std::string cmd = "cd '" + dir_.path() + "' && env " + go_env(dir_.path()) + " " + env + " go build " + flags +
+                      " -o '" + out + "' '" + src + "' 2>&1";
     int rc = run(cmd, &log);
     EXPECT_EQ(rc, 0) << log;
     return rc == 0 ? out : "";

@@ -88,9 +88,8 @@ class ElfResolvesNamesGo : public ::testing::Test {
   std::string go_build(const std::string& source, const std::string& name, const std::string& env) {
     std::string src = dir_ / (name + ".go"), out = dir_ / name, log;
     write_file(src, source);
-    int rc = run("cd '" + dir_.path() + "' && env GOCACHE='" + dir_ / "cache" + "' GOPATH='" + dir_ / "gopath" +
-                     "' HOME='" + dir_.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off " + env + " go build -o '" +
-                     out + "' '" + src + "' 2>&1",
+    int rc = run("cd '" + dir_.path() + "' && env " + go_env(dir_.path()) + " " + env + " go build -o '" + out +
+                     "' '" + src + "' 2>&1",
                  &log);
     EXPECT_EQ(rc, 0) << log;
     return rc == 0 ? out : "";

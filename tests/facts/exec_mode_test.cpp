@@ -145,8 +145,7 @@ TEST(FactsExecMode, ArmProgramInAnArm64ImageIsCompat) {
   if (!test::have_tool("go")) GTEST_SKIP() << "go (Debian golang-go) not installed";
   test::TempDir dir;
   test::write_file(dir / "main.go", "package main\n\nfunc main() {}\n");
-  std::string env = "cd '" + dir.path() + "' && export GOCACHE='" + (dir / "cache") + "' GOPATH='" + (dir / "gopath") +
-                    "' HOME='" + dir.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 && ";
+  std::string env = "cd '" + dir.path() + "' && export " + test::go_env(dir.path()) + " CGO_ENABLED=0 && ";
   std::string log;
   ASSERT_EQ(test::run(env + "(GOARCH=arm go build -o main-arm main.go & GOARCH=arm64 go build -o main-arm64 main.go & "
                             "GOARCH=amd64 go build -o main-amd64 main.go & wait) 2>&1 && ls main-arm main-arm64 main-amd64",

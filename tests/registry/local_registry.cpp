@@ -188,7 +188,8 @@ CliRun imgaudit(const std::string& home, const std::string& args, const std::str
   std::string in = home + "/stdin", err = home + "/stderr";
   write_file(in, stdin_text);
   CliRun r;
-  r.status = run("env XDG_CACHE_HOME=" + quote(home + "/cache") + " DOCKER_CONFIG=" + quote(home + "/docker") + " " + env +
+  // Retries wait 1 ms, not 500: RetriesWaitLongerEachTime checks the waits themselves.
+  r.status = run("env IMGAUDIT_RETRY_WAIT=1 XDG_CACHE_HOME=" + quote(home + "/cache") + " DOCKER_CONFIG=" + quote(home + "/docker") + " " + env +
                      " " + quote(imgaudit_binary()) + " --image-src remote " + args + " <" + quote(in) + " 2>" + quote(err),
                  &r.out);
   r.err = read_file(err);

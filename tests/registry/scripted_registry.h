@@ -12,6 +12,7 @@ namespace imgaudit::test {
 struct LoggedRequest {
   std::string method, path, range, authorization;
   int status = 0;
+  double seconds = 0;  // when it came, on the server's monotonic clock
 };
 
 class ScriptedRegistry {

@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import threading
+import time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("layout")
@@ -66,7 +67,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log(self, status):
         entry = {"method": self.command, "path": self.path, "status": status,
-                 "range": self.headers.get("Range", ""), "authorization": self.headers.get("Authorization", "")}
+                 "range": self.headers.get("Range", ""), "authorization": self.headers.get("Authorization", ""),
+                 "time": time.monotonic()}
         with lock, open(os.path.join(args.dir, "requests.log"), "a") as f:
             f.write(json.dumps(entry) + "\n")
 

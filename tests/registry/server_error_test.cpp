@@ -37,6 +37,21 @@ TEST(RegistryServerError, AlwaysFailingIsOneLineNamingTheStatusAfterFourAttempts
   EXPECT_TRUE(reg.requests_to("/blobs/").empty());
 }
 
+// --retry-wait W: the retries come W, 2W and 4W after the failures (at least: a loaded machine adds to it).
+TEST(RegistryServerError, RetriesWaitLongerEachTime) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--manifest-status", "500", "--manifest-failures", "-1"});
+
+  CliRun r = imgaudit(tmp / "home", "--retry-wait 150 " + reg.host() + "/app:v1");
+  EXPECT_EQ(r.status, 2);
+  auto tries = reg.requests_to("/manifests/");
+  ASSERT_EQ(tries.size(), 4u);
+  for (size_t i = 1; i < tries.size(); ++i)
+    EXPECT_GE(tries[i].seconds - tries[i - 1].seconds, 0.150 * double(1 << (i - 1))) << "before attempt " << i + 1;
+}
+
 TEST(RegistryServerError, AFailingFirstRequestNamesTheStatusNotTls) {
   SKIP_WITHOUT_PYTHON();
   TempDir tmp;

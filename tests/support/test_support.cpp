@@ -136,6 +136,11 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
 
 bool have_tool(const std::string& name) { return run("command -v '" + name + "' >/dev/null 2>&1") == 0; }
 
+std::string go_env(const std::string& dir) {
+  return "GOCACHE='" + std::string(IMGAUDIT_TEST_GO_CACHE) + "' GOPATH='" + dir + "/gopath' HOME='" + dir +
+         "' GOPROXY=off GOFLAGS= GO111MODULE=off";
+}
+
 namespace {
 
 std::string probe_toolchain(const std::string& compiler, const std::string& flags) {
@@ -146,8 +151,7 @@ std::string probe_toolchain(const std::string& compiler, const std::string& flag
   std::string command, log;
   if (tool == "go") {
     write_file(dir / "probe.go", "package main\n\nfunc main() {}\n");
-    command = "cd '" + dir.path() + "' && env GOCACHE='" + dir / "cache" + "' GOPATH='" + dir / "gopath" + "' HOME='" +
-              dir.path() + "' GOPROXY=off GOFLAGS= GO111MODULE=off CGO_ENABLED=0 " + compiler + " build " + flags +
+    command = "cd '" + dir.path() + "' && env " + go_env(dir.path()) + " CGO_ENABLED=0 " + compiler + " build " + flags +
               " -o probe probe.go";
   } else if (tool == "rustc") {
     write_file(dir / "probe.rs", "fn main() {}\n");

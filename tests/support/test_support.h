@@ -63,6 +63,10 @@ bool have_tool(const std::string& name);  // on PATH
 // options ("aarch64-linux-gnu-gcc", "gcc -m32"), "go" (go build, offline, without cgo) or "rustc".
 // Asked once per compiler and flags in a test program.
 std::string toolchain_problem(const std::string& compiler, const std::string& flags = "");
+// The environment of an offline `go build` in `dir` (GOPATH and HOME there), for a shell command line.
+// Every test shares one build cache in the build folder: Go's standard library, built once for each
+// GOARCH, took most of the Go tests' time when each test had a cache of its own.
+std::string go_env(const std::string& dir);
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& content, unsigned mode = 0644);
