@@ -3,15 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 // "dir/NAME" with NAME a single component.
 bool is_child_of(const std::string& path, std::string_view dir) {

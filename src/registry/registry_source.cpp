@@ -7,6 +7,7 @@
 #include "source/json_blobs.h"
 #include "source/manifest_walker.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -14,7 +15,7 @@ namespace {
 
 // Reads the bytes of one manifest, from the cache when pinned by a digest it has.
 RegistryClient::Manifest fetch_manifest(RegistryClient& client, const BlobCache* cache, const std::string& reference) {
-  if (cache && reference.rfind("sha256:", 0) == 0)
+  if (cache && starts_with(reference, "sha256:"))
     if (auto bytes = cache->get(reference)) return {reference, "", *bytes};
   RegistryClient::Manifest m = client.manifest(reference);
   if (cache) cache->put(m.digest, m.bytes);

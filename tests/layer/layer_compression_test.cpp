@@ -8,6 +8,7 @@
 #include "layer_test_util.h"
 #include "test_support.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -25,7 +26,7 @@ std::string error_reading_on(const std::string& blob, bool two_threads) {
   } catch (const InputError& e) {
     std::string msg = e.what();
     std::string prefix = "layer " + d.digest + ": ";
-    EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
+    EXPECT_TRUE(starts_with(msg, prefix)) << msg;
     return msg.substr(prefix.size());
   }
   ADD_FAILURE() << "no InputError";
