@@ -7,6 +7,7 @@
 
 #include "registry/retry.h"
 #include "source/json_blobs.h"
+#include "source/media_types.h"
 #include "util/sha256.h"
 #include "util/limits.h"
 #include "util/strings.h"
@@ -17,10 +18,8 @@ namespace {
 
 constexpr size_t kTagsShown = 10;
 
-const char* const kManifestTypes[] = {
-    "application/vnd.oci.image.index.v1+json", "application/vnd.oci.image.manifest.v1+json",
-    "application/vnd.docker.distribution.manifest.list.v2+json",
-    "application/vnd.docker.distribution.manifest.v2+json"};
+const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciManifest, media_type::kDockerManifestList,
+                                      media_type::kDockerManifest};
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
 
@@ -37,8 +36,8 @@ std::string error_code(HttpStream& response) {
   return string_field(j["errors"][0], "code");
 }
 
-bool is_schema1(const std::string& media_type, const std::string& bytes) {
-  if (starts_with(media_type, "application/vnd.docker.distribution.manifest.v1")) return true;
+bool is_schema1(const std::string& type, const std::string& bytes) {
+  if (media_type::is_docker_schema1(type)) return true;
   auto j = parse_bounded_json_or_discarded(bytes);
   if (!j.is_object()) return false;
   auto version = j.find("schemaVersion");

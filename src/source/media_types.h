@@ -2,9 +2,11 @@
 #include <string>
 #include <string_view>
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
-// The media types imgaudit reads, OCI and Docker v2 side by side.
+// The media types imgaudit reads and its image writer writes, OCI and Docker v2 side by side.
 namespace media_type {
 inline constexpr const char* kOciIndex = "application/vnd.oci.image.index.v1+json";
 inline constexpr const char* kOciManifest = "application/vnd.oci.image.manifest.v1+json";
@@ -17,9 +19,12 @@ inline constexpr const char* kDockerManifest = "application/vnd.docker.distribut
 inline constexpr const char* kDockerConfig = "application/vnd.docker.container.image.v1+json";
 inline constexpr const char* kDockerLayer = "application/vnd.docker.image.rootfs.diff.tar";
 inline constexpr const char* kDockerLayerGzip = "application/vnd.docker.image.rootfs.diff.tar.gzip";
+// What Docker's schema 1 manifests (v1+json, and v1+prettyjws when signed) start with: refused.
+inline constexpr const char* kDockerSchema1ManifestPrefix = "application/vnd.docker.distribution.manifest.v1";
 
 inline bool is_index(const std::string& t) { return t == kOciIndex || t == kDockerManifestList; }
 inline bool is_image_manifest(const std::string& t) { return t == kOciManifest || t == kDockerManifest; }
+inline bool is_docker_schema1(const std::string& t) { return starts_with(t, kDockerSchema1ManifestPrefix); }
 }  // namespace media_type
 
 // The compressor a blob's first bytes name: "gzip", "zstd", "xz", "bzip2", or "" for none of them.
