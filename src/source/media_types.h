@@ -29,12 +29,27 @@ inline bool is_docker_schema1(const std::string& t) { return starts_with(t, kDoc
 
 // The compressor a blob's first bytes name: "gzip", "zstd", "xz", "bzip2", or "" for none of them.
 inline std::string_view compression_of(std::string_view head) {
-  auto has = [&](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
-  if (has("\x1f\x8b")) return "gzip";
-  if (has("\x28\xb5\x2f\xfd")) return "zstd";
-  if (has(std::string_view("\xfd" "7zXZ\0", 6))) return "xz";
-  if (has("BZh")) return "bzip2";
+  if (starts_with(head, "\x1f\x8b")) return "gzip";
+  if (starts_with(head, "\x28\xb5\x2f\xfd")) return "zstd";
+  if (starts_with(head, std::string_view("\xfd" "7zXZ\0", 6))) return "xz";
+  if (starts_with(head, "BZh")) return "bzip2";
   return "";
+}
+
+// True when `head` is the start of a gzip member of deflate data (RFC 1952: 1f 8b, then method 8): the
+// only gzip there is, and the one imgaudit inflates itself.
+inline bool looks_like_gzip(std::string_view head) {
+  return compression_of(head) == "gzip" && head.size() >= 3 && head[2] == 8;
+}
+
+// The compressor the first bytes of a layer once decompressed name, "" for none: a runtime would find no
+// tar there. Stricter than compression_of, as these bytes are a tar's first member name when all is well:
+// bzip2's magic "BZh" is plain text that such a name may start with, so it is left out, and gzip needs its
+// deflate method byte too.
+inline std::string_view compression_inside_layer(std::string_view head) {
+  std::string_view c = compression_of(head);
+  if (c == "bzip2" || (c == "gzip" && !looks_like_gzip(head))) return "";
+  return c;
 }
 
 }  // namespace imgaudit

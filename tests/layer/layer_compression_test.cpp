@@ -90,6 +90,17 @@ TEST(GzipLayer, CompressedTwiceIsRefused) {
             "compressed twice: zstd inside gzip (a runtime decompresses a layer once and finds no tar)");
 }
 
+// A tar starts with its first member's name, and "BZh" (bzip2's magic) is text that a name may start with.
+TEST(GzipLayer, AFirstNameThatStartsAsBzip2MagicIsNoSecondCompression) {
+  std::string tar = make_layer_blob({file("BZh91AY&SY", "text\n", 0644)}, Compression::None);
+  ASSERT_TRUE(starts_with(tar, "BZh91AY&SY"));
+  std::string blob = gzip_of(tar);
+  MemoryStream s(blob);
+  LayerFacts l = read_layer(s, descriptor_of(blob), Sha256::of(tar));
+  ASSERT_EQ(l.entries.size(), 1u);
+  EXPECT_EQ(l.entries[0].path, "BZh91AY&SY");
+}
+
 TEST(ZstdLayer, ABadFrameChecksumOrTrailingBytesAreErrors) {
   if (!have_tool("zstd")) GTEST_SKIP() << "the zstd program (Debian package zstd) writes the frames";
   std::string blob = compressed_by("zstd -q --check -c", make_layer_blob(kFiles, Compression::None));
