@@ -127,10 +127,8 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
       std::shared_ptr<TarStore> store;
       try {
         store = std::make_shared<TarStore>(ref.path);
-      } catch (const InputError& e) {
-        if (starts_with(e.what(), "not a tar archive"))
-          throw InputError("not an image: no manifest.json or oci-layout (not a tar archive)");
-        throw;
+      } catch (const NotATarArchive&) {
+        throw InputError("not an image: no manifest.json or oci-layout (not a tar archive)");
       }
       // Docker 25+ archives hold both: manifest.json names the tags.
       if (store->exists("manifest.json"))
