@@ -31,7 +31,7 @@ class RegistryBlobStream : public ByteStream {
     try {
       stream_ = client_->open_blob(layer_.digest, 0);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what());
+      throw InputError::about(name_, "layer " + layer_.digest + ": " + e.what());
     }
   }
   ~RegistryBlobStream() override {
@@ -47,7 +47,7 @@ class RegistryBlobStream : public ByteStream {
         return got;
       } catch (const TransferError& e) {
         if (!e.transient() || resumes + 1 >= kMaxAttempts)
-          throw InputError(name_ + ": " + e.what() + " after " + std::to_string(delivered_) + " bytes");
+          throw InputError::about(name_, std::string(e.what()) + " after " + std::to_string(delivered_) + " bytes");
         stream_.reset();
         stream_ = open(delivered_);
       }
@@ -60,7 +60,7 @@ class RegistryBlobStream : public ByteStream {
     try {
       return client_->open_blob(layer_.digest, offset);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": " + e.what() + " (resuming after " + std::to_string(offset) + " bytes)");
+      throw InputError::about(name_, std::string(e.what()) + " (resuming after " + std::to_string(offset) + " bytes)");
     }
   }
 

@@ -168,9 +168,9 @@ std::unique_ptr<ImageSource> open_image(const std::string& image, const std::opt
   } catch (const InputError& e) {
     bool named = ref.kind == ImageRef::Registry || ref.kind == ImageRef::Detect || ref.kind == ImageRef::Lookup;
     std::string what = named ? image : describe(ref);
-    // Engine and stream errors already name the image.
-    if (starts_with(e.what(), what + ":")) throw;
-    throw InputError(what + ": " + e.what());
+    // Engine errors, and a file's own when the image is the path, already name the image.
+    if (e.subject() == what) throw;
+    throw InputError::about(what, e.what());
   }
 }
 
