@@ -60,8 +60,8 @@ Audit::Audit(const AuditOptions& options) {
   // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
   auto naming_image = [&](const InputError& e) {
     const std::string image = source->describe();
-    if (std::string(e.what()).rfind(image, 0) == 0) return e;
-    return InputError(image + ": " + e.what());
+    if (e.subject() == image) return e;
+    return InputError::about(image, e.what());
   };
   try {
     layers_ = read_layers(*source, jobs, layer_cache, options.verify_diff_ids);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
 ImageSummary summarize(const AuditReport& report) {
@@ -23,7 +25,7 @@ ImageSummary summarize(const AuditReport& report) {
     ++s.by_severity[static_cast<int>(finding.severity)];
     ++s.by_id[finding.id];
     s.severity_of[finding.id] = finding.severity;
-    if (finding.id.compare(0, 6, "wheel-") == 0) flagged_dists.insert(finding.paths.begin(), finding.paths.end());
+    if (starts_with(finding.id, "wheel-")) flagged_dists.insert(finding.paths.begin(), finding.paths.end());
   }
   s.dists_with_wheel_findings = flagged_dists.size();
   return s;

@@ -37,7 +37,7 @@ std::string strip_shell(const std::string& s) {
 HistoryStep parse_created_by(const std::string& created_by) {
   std::string s = collapse_whitespace(created_by);
   const std::string buildkit = " # buildkit";
-  if (s.size() >= buildkit.size() && s.compare(s.size() - buildkit.size(), buildkit.size(), buildkit) == 0)
+  if (ends_with(s, buildkit))
     s.erase(s.size() - buildkit.size());
 
   HistoryStep step;

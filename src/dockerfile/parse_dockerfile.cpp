@@ -13,6 +13,7 @@
 #include "util/bounded_json.h"
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -105,12 +106,12 @@ class Parser {
   // whose words are not `imgaudit ignore...`).
   std::optional<IgnorePragma> pragma(const std::string& line, int n) const {
     std::string body = ltrim(ltrim(line).substr(1));
-    if (body.compare(0, 8, "imgaudit") != 0 || body.size() == 8 || (body[8] != ' ' && body[8] != '\t'))
+    if (!starts_with(body, "imgaudit") || body.size() == 8 || (body[8] != ' ' && body[8] != '\t'))
       return std::nullopt;
     std::string rest = ltrim(body.substr(8));
     size_t end = rest.find_first_of(" \t");
     std::string token = rest.substr(0, end);
-    if (token != "ignore" && token.compare(0, 7, "ignore=") != 0) return std::nullopt;
+    if (token != "ignore" && !starts_with(token, "ignore=")) return std::nullopt;
     IgnorePragma p;
     p.line = n;
     if (token.size() > 7) {
@@ -228,7 +229,7 @@ class Parser {
     std::string rest = sp == std::string::npos ? std::string() : ltrim(logical.substr(sp));
     if (!kKeywords.count(in.keyword)) fail(in.first_line, "unknown instruction: " + logical.substr(0, sp));
 
-    while (rest.compare(0, 2, "--") == 0) {
+    while (starts_with(rest, "--")) {
       size_t end = rest.find_first_of(" \t");
       std::string token = rest.substr(2, end == std::string::npos ? std::string::npos : end - 2);
       size_t eq = token.find('=');

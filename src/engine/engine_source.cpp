@@ -50,7 +50,7 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
     Platform has = inspected_platform(*inspected);
     if (platform && !has.architecture.empty() && !platform->matches(has)) {
       std::string why = client.where() + ": " + name + " is for " + has.str() + ", not " + platform->str();
-      if (required) throw InputError(prefix + name + ": " + why);
+      if (required) throw InputError::about(prefix + name, why);
       missed.push_back(why);
       continue;
     }
@@ -63,13 +63,13 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
       // the manifest's with containerd's image store; it is kept as the engine says.
       return open_archive_stream(*bytes, identity, name, prefix + name, "", std::nullopt, read_blob);
     } catch (const InputError& e) {
-      throw InputError(prefix + name + ": exported by " + client.where() + ": " + e.what());
+      throw InputError::about(prefix + name, "exported by " + client.where() + ": " + e.what());
     }
   }
   std::string why = join(missed, "; ");
   if (required) {
     std::string way_out = docker ? " (podman:NAME, --image-src, or `docker save NAME | imgaudit -`)" : "";
-    throw InputError(prefix + name + ": " + why + way_out);
+    throw InputError::about(prefix + name, why + way_out);
   }
   if (why_not) *why_not = why;
   return nullptr;

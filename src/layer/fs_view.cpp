@@ -4,6 +4,7 @@
 
 #include "util/paths.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -172,7 +173,7 @@ std::vector<std::string> FsView::list_dir(const std::string& dir) const {
   if (!n || n->type != EntryType::Dir) return names;
   std::string prefix = real->empty() ? std::string() : *real + "/";
   auto it = nodes_.lower_bound(prefix);
-  while (it != nodes_.end() && it->first.compare(0, prefix.size(), prefix) == 0) {
+  while (it != nodes_.end() && starts_with(it->first, prefix)) {
     std::string_view rest = std::string_view(it->first).substr(prefix.size());
     size_t slash = rest.find('/');
     if (slash == std::string_view::npos) {

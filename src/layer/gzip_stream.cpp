@@ -5,11 +5,6 @@
 
 namespace imgaudit {
 
-bool looks_like_gzip(std::string_view head) {
-  return head.size() >= 3 && static_cast<unsigned char>(head[0]) == 0x1f &&
-         static_cast<unsigned char>(head[1]) == 0x8b && head[2] == 8;
-}
-
 bool have_isal() {
 #ifdef IMGAUDIT_HAVE_ISAL
   return true;

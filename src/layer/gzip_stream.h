@@ -8,9 +8,6 @@
 
 namespace imgaudit {
 
-// True when `head` starts as a gzip member does (RFC 1952: 1f 8b, deflate).
-bool looks_like_gzip(std::string_view head);
-
 // The deflate decoders imgaudit can inflate gzip with: ISA-L's (half zlib's CPU time on amd64) where the
 // build found it, zlib's everywhere.
 enum class Inflater { Isal, Zlib };

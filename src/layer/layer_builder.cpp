@@ -12,6 +12,7 @@
 #include "util/human_size.h"
 #include "util/limits.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -63,7 +64,7 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   if (path->empty()) return;  // the root itself
 
   std::string base = base_name(*path);
-  if (base.compare(0, kWhiteoutPrefix.size(), kWhiteoutPrefix) == 0) {
+  if (starts_with(base, kWhiteoutPrefix)) {
     std::string dir = parent_dir(*path);
     if (base == kOpaqueMarker) {
       out_.opaque_dirs.push_back(dir);

@@ -3,15 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/image_files.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
 namespace {
-
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 // "dir/NAME" with NAME a single component.
 bool is_child_of(const std::string& path, std::string_view dir) {
@@ -64,13 +61,14 @@ const char* to_string(EntryType t) {
 
 bool is_text_worth_reading(const std::string& path) {
   static const char* const exact[] = {
-      "etc/os-release",       "usr/lib/os-release",    "etc/alpine-release", "etc/debian_version",
-      "lib/apk/db/installed", "usr/lib/apk/db/installed", "var/lib/dpkg/status", "etc/ld.so.conf",
-      "etc/passwd",           "etc/group",
+      image_file::kOsRelease,     image_file::kUsrLibOsRelease, image_file::kAlpineRelease,
+      image_file::kDebianVersion, image_file::kApkInstalled,    image_file::kUsrLibApkInstalled,
+      image_file::kDpkgStatus,    image_file::kLdSoConf,        "etc/passwd",
+      "etc/group",
   };
   for (const char* e : exact)
     if (path == e) return true;
-  if (is_child_of(path, "var/lib/dpkg/status.d")) return !ends_with(path, ".md5sums");
+  if (is_child_of(path, image_file::kDpkgStatusDir)) return !ends_with(path, ".md5sums");
   if (is_child_of(path, "etc/ld.so.conf.d")) return ends_with(path, ".conf");
   if (is_child_of(path, "etc")) return starts_with(path, "etc/ld-musl-") && ends_with(path, ".path");
   if (ends_with(path, "/WHEEL") || ends_with(path, "/METADATA")) {
@@ -81,7 +79,7 @@ bool is_text_worth_reading(const std::string& path) {
 }
 
 bool is_blob_worth_reading(const std::string& path) {
-  return path == "etc/ld.so.cache" || ends_with(path, "/ld.so.cache");  // /etc/ld.so.cache may be a symlink
+  return path == image_file::kLdSoCache || ends_with(path, "/ld.so.cache");  // /etc/ld.so.cache may be a symlink
 }
 
 bool is_elf_blob_worth_keeping(const ElfFacts& f) {

@@ -16,6 +16,7 @@
 #include "layer/layer_bounds.h"
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
+#include "source/media_types.h"
 #include "util/error.h"
 #include "util/sha256.h"
 
@@ -81,14 +82,6 @@ struct TarSide {
     }
   }
 };
-
-// The compression `head` starts with, or nullptr: a layer decompressed once must not be compressed again.
-const char* compression_name(std::string_view head) {
-  if (looks_like_gzip(head)) return "gzip";
-  if (head.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4)) return "zstd";
-  if (head.substr(0, 6) == std::string_view("\xfd" "7zXZ\0", 6)) return "xz";
-  return nullptr;
-}
 
 [[noreturn]] void throw_compressed_twice(const std::string& inner, const std::string& outer) {
   throw InputError("compressed twice: " + inner + " inside " + outer +
@@ -190,7 +183,8 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
     decompress = [&, first = true](char* out, size_t cap) mutable {
       size_t n = gzip->read(out, cap);
       if (std::exchange(first, false))
-        if (const char* inner = compression_name(std::string_view(out, n))) throw_compressed_twice(inner, "gzip");
+        if (auto inner = compression_inside_layer(std::string_view(out, n)); !inner.empty())
+          throw_compressed_twice(std::string(inner), "gzip");
       return n;
     };
     if (!options.two_threads) {

@@ -22,12 +22,12 @@ std::vector<std::string> expected_diff_ids(const ImageSource& src, size_t layer_
   auto list = rootfs->find("diff_ids");
   if (list == rootfs->end() || !list->is_array() || list->empty()) return ids;
   for (const auto& id : *list) {
-    if (!id.is_string()) throw InputError(src.describe() + ": config rootfs.diff_ids holds a non-string");
+    if (!id.is_string()) throw InputError::about(src.describe(), "config rootfs.diff_ids holds a non-string");
     ids.push_back(id.get<std::string>());
   }
   if (ids.size() != layer_count)
-    throw InputError(src.describe() + ": config lists " + std::to_string(ids.size()) + " diff_ids for " +
-                     std::to_string(layer_count) + " layers");
+    throw InputError::about(src.describe(), "config lists " + std::to_string(ids.size()) + " diff_ids for " +
+                                                std::to_string(layer_count) + " layers");
   return ids;
 }
 
@@ -44,10 +44,10 @@ class ImageTotals {
     entries_ += layer.entries.size() + layer.whiteouts.size() + layer.opaque_dirs.size();
     content_ += content;
     if (entries_ > kMaxImageEntries)
-      throw InputError(image_ + ": more than " + std::to_string(kMaxImageEntries) + " entries in all layers");
+      throw InputError::about(image_, "more than " + std::to_string(kMaxImageEntries) + " entries in all layers");
     if (content_ > kMaxImageContentBytes)
-      throw InputError(image_ + ": the text files and caches the inspectors read pass " +
-                       std::to_string(kMaxImageContentBytes) + " bytes in all layers");
+      throw InputError::about(image_, "the text files and caches the inspectors read pass " +
+                                          std::to_string(kMaxImageContentBytes) + " bytes in all layers");
   }
 
  private:
@@ -64,8 +64,8 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
 
   std::vector<Descriptor> layers = src.layers();
   if (layers.size() > kMaxLayers)
-    throw InputError(src.describe() + ": " + std::to_string(layers.size()) + " layers, more than the limit of " +
-                     std::to_string(kMaxLayers));
+    throw InputError::about(src.describe(), std::to_string(layers.size()) + " layers, more than the limit of " +
+                                                std::to_string(kMaxLayers));
   std::vector<std::string> diff_ids = expected_diff_ids(src, layers.size());
   std::vector<LayerFacts> out(layers.size());
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
@@ -141,7 +141,7 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
     } catch (const InputError&) {
       throw;
     } catch (const std::exception& e) {
-      throw InputError(src.describe() + ": " + e.what());
+      throw InputError::about(src.describe(), e.what());
     }
   }
   return out;

@@ -8,6 +8,7 @@
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -15,7 +16,7 @@ namespace {
 
 // Strips "<root>/" from a path archive_read_disk gives; nullptr when outside.
 const char* relative_to(const char* path, const std::string& prefix) {
-  if (!path || std::string_view(path).compare(0, prefix.size(), prefix) != 0) return nullptr;
+  if (!path || !starts_with(path, prefix)) return nullptr;
   return path + prefix.size();
 }
 

@@ -8,6 +8,7 @@
 #include "registry/base64.h"
 #include "registry/retry.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -102,7 +103,7 @@ void RegistryAuth::fetch_token() {
   if (realm == bearer_->params.end() || realm->second.empty())
     throw InputError(registry_ + ": the registry asks for a bearer token but names no realm");
   const std::string& base = realm->second;
-  if (base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0)
+  if (!starts_with(base, "https://") && !starts_with(base, "http://"))
     throw InputError(registry_ + ": token realm \"" + url_for_display(base) + "\" is not an http(s) URL");
   std::string url = base + (base.find('?') == std::string::npos ? "?" : "&");
   if (auto service = bearer_->params.find("service"); service != bearer_->params.end())

@@ -7,8 +7,10 @@
 
 #include "registry/retry.h"
 #include "source/json_blobs.h"
+#include "source/media_types.h"
 #include "util/sha256.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -16,10 +18,8 @@ namespace {
 
 constexpr size_t kTagsShown = 10;
 
-const char* const kManifestTypes[] = {
-    "application/vnd.oci.image.index.v1+json", "application/vnd.oci.image.manifest.v1+json",
-    "application/vnd.docker.distribution.manifest.list.v2+json",
-    "application/vnd.docker.distribution.manifest.v2+json"};
+const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciManifest, media_type::kDockerManifestList,
+                                      media_type::kDockerManifest};
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
 
@@ -36,8 +36,8 @@ std::string error_code(HttpStream& response) {
   return string_field(j["errors"][0], "code");
 }
 
-bool is_schema1(const std::string& media_type, const std::string& bytes) {
-  if (media_type.rfind("application/vnd.docker.distribution.manifest.v1", 0) == 0) return true;
+bool is_schema1(const std::string& type, const std::string& bytes) {
+  if (media_type::is_docker_schema1(type)) return true;
   auto j = parse_bounded_json_or_discarded(bytes);
   if (!j.is_object()) return false;
   auto version = j.find("schemaVersion");
@@ -144,7 +144,7 @@ void RegistryClient::fail(HttpStream& response, std::string what) {
 
 void RegistryClient::unknown_manifest(const std::string& reference) {
   std::string repo = ref_.registry + "/" + ref_.repository;
-  std::string what = reference.rfind("sha256:", 0) == 0 ? "manifest " + reference : "tag \"" + reference + "\"";
+  std::string what = starts_with(reference, "sha256:") ? "manifest " + reference : "tag \"" + reference + "\"";
   auto tags = request("/v2/" + ref_.repository + "/tags/list?n=" + std::to_string(kTagsShown + 1), {});
   if (tags->status() == 404 && error_code(*tags) == "NAME_UNKNOWN") throw InputError("repository " + repo + " not found (HTTP 404)");
   std::string list;
@@ -163,7 +163,7 @@ void RegistryClient::unknown_manifest(const std::string& reference) {
 RegistryClient::Manifest RegistryClient::manifest(const std::string& reference) {
   std::string accept = "Accept: ";
   for (const char* t : kManifestTypes) accept += std::string(accept.size() > 8 ? ", " : "") + t;
-  std::string what = "manifest " + (reference.rfind("sha256:", 0) == 0 ? short_digest(reference) : reference);
+  std::string what = "manifest " + (starts_with(reference, "sha256:") ? short_digest(reference) : reference);
   auto response = request("/v2/" + ref_.repository + "/manifests/" + reference, {accept});
   if (response->status() == 404 && reference == ref_.manifest_reference()) unknown_manifest(reference);
   if (response->status() != 200) fail(*response, reference == ref_.manifest_reference() ? "" : what);
@@ -176,10 +176,10 @@ RegistryClient::Manifest RegistryClient::manifest(const std::string& reference) 
   if (is_schema1(m.media_type, m.bytes))
     throw InputError((reference == ref_.manifest_reference() ? "" : what + ": ") +
                      "a Docker schema 1 manifest (deprecated, not supported): push the image again with a current docker or skopeo");
-  if (reference.rfind("sha256:", 0) == 0 && m.digest != reference)
+  if (starts_with(reference, "sha256:") && m.digest != reference)
     throw InputError(what + ": the registry sent content whose digest is " + m.digest);
   std::string claimed = response->header("docker-content-digest");
-  if (reference.rfind("sha256:", 0) != 0 && is_sha256_digest(claimed) && claimed != m.digest)
+  if (!starts_with(reference, "sha256:") && is_sha256_digest(claimed) && claimed != m.digest)
     throw InputError(what + ": content digest " + m.digest + " differs from Docker-Content-Digest " + claimed);
   return m;
 }
@@ -201,7 +201,7 @@ std::unique_ptr<HttpStream> RegistryClient::open_blob(const std::string& digest,
   long status = response->status();
   if (status == 206 && offset > 0) {
     std::string range = response->header("content-range");
-    if (range.rfind("bytes " + std::to_string(offset) + "-", 0) != 0)
+    if (!starts_with(range, "bytes " + std::to_string(offset) + "-"))
       throw InputError("resumed download starts at the wrong offset (" + range + ")");
     return response;
   }

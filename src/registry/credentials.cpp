@@ -10,6 +10,7 @@
 #include "registry/helper_process.h"
 #include "util/environment.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -20,7 +21,7 @@ const char* kDockerHubKey = "https://index.docker.io/v1/";
 // "https://host:port/v1/" -> "host:port", as docker compares auths keys.
 std::string key_host(std::string key) {
   for (const char* scheme : {"https://", "http://"})
-    if (key.rfind(scheme, 0) == 0) key = key.substr(std::string(scheme).size());
+    if (starts_with(key, scheme)) key = key.substr(std::string(scheme).size());
   return key.substr(0, key.find('/'));
 }
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -70,7 +71,7 @@ struct HttpStream::State {
     auto* s = static_cast<State*>(self);
     std::string line(data, size * count);
     std::lock_guard<std::mutex> lock(s->mutex);
-    if (line.rfind("HTTP/", 0) == 0) {
+    if (starts_with(line, "HTTP/")) {
       s->headers.clear();
       size_t sp = line.find(' ');
       s->status = sp == std::string::npos ? 0 : std::strtol(line.c_str() + sp + 1, nullptr, 10);

@@ -5,6 +5,7 @@
 #include "util/error.h"
 #include "util/sha256.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -50,7 +51,7 @@ RegistryRef parse_registry_ref(const std::string& text) {
   if (size_t at = rest.find('@'); at != std::string::npos) {
     ref.digest = rest.substr(at + 1);
     rest = rest.substr(0, at);
-    if (ref.digest.rfind("sha256:", 0) != 0)
+    if (!starts_with(ref.digest, "sha256:"))
       throw bad("only sha256 digests are supported, got \"" + ref.digest.substr(0, 80) + "\"");
     if (!is_sha256_digest(ref.digest)) throw bad("malformed digest \"" + ref.digest.substr(0, 80) + "\" (expected sha256:<64 lowercase hex>)");
   }

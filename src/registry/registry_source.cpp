@@ -7,6 +7,7 @@
 #include "source/json_blobs.h"
 #include "source/manifest_walker.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -14,7 +15,7 @@ namespace {
 
 // Reads the bytes of one manifest, from the cache when pinned by a digest it has.
 RegistryClient::Manifest fetch_manifest(RegistryClient& client, const BlobCache* cache, const std::string& reference) {
-  if (cache && reference.rfind("sha256:", 0) == 0)
+  if (cache && starts_with(reference, "sha256:"))
     if (auto bytes = cache->get(reference)) return {reference, "", *bytes};
   RegistryClient::Manifest m = client.manifest(reference);
   if (cache) cache->put(m.digest, m.bytes);
@@ -30,7 +31,7 @@ class RegistryBlobStream : public ByteStream {
     try {
       stream_ = client_->open_blob(layer_.digest, 0);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": layer " + layer_.digest + ": " + e.what());
+      throw InputError::about(name_, "layer " + layer_.digest + ": " + e.what());
     }
   }
   ~RegistryBlobStream() override {
@@ -46,7 +47,7 @@ class RegistryBlobStream : public ByteStream {
         return got;
       } catch (const TransferError& e) {
         if (!e.transient() || resumes + 1 >= kMaxAttempts)
-          throw InputError(name_ + ": " + e.what() + " after " + std::to_string(delivered_) + " bytes");
+          throw InputError::about(name_, std::string(e.what()) + " after " + std::to_string(delivered_) + " bytes");
         stream_.reset();
         stream_ = open(delivered_);
       }
@@ -59,7 +60,7 @@ class RegistryBlobStream : public ByteStream {
     try {
       return client_->open_blob(layer_.digest, offset);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": " + e.what() + " (resuming after " + std::to_string(offset) + " bytes)");
+      throw InputError::about(name_, std::string(e.what()) + " (resuming after " + std::to_string(offset) + " bytes)");
     }
   }
 

@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "util/lossless_json.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -39,7 +40,7 @@ const char* codequality_severity(Severity s) {
 }
 
 std::string repo_relative(std::string path) {
-  while (path.size() > 2 && path.compare(0, 2, "./") == 0) path.erase(0, 2);
+  while (path.size() > 2 && starts_with(path, "./")) path.erase(0, 2);
   return path;
 }
 

@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "rules/catalog.h"
 #include "util/lossless_json.h"
+#include "util/strings.h"
 #include "version.h"
 
 namespace imgaudit {
@@ -81,7 +82,7 @@ std::string image_path_uri(const std::string& path) {
 // The --dockerfile path as given: "./build/Dockerfile" -> "build/Dockerfile", relative to where imgaudit ran
 // (the repository's root in CI); an absolute path as a file: URI.
 std::string dockerfile_uri(std::string file) {
-  while (file.size() > 2 && file.compare(0, 2, "./") == 0) file.erase(0, 2);
+  while (file.size() > 2 && starts_with(file, "./")) file.erase(0, 2);
   if (!file.empty() && file[0] == '/') return "file://" + uri_encode(file);
   return uri_encode(file);
 }
@@ -157,7 +158,7 @@ nlohmann::json locations_of(const Finding& f, const Places& places) {
 int pragma_line(const Finding& f, const std::string& origin) {
   if (!f.dockerfile || f.dockerfile->file.empty()) return 0;
   const std::string& file = f.dockerfile->file;
-  if (origin.size() <= file.size() + 1 || origin.compare(0, file.size(), file) != 0 || origin[file.size()] != ':')
+  if (origin.size() <= file.size() + 1 || !starts_with(origin, file) || origin[file.size()] != ':')
     return 0;
   std::string digits = origin.substr(file.size() + 1);
   if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "source/source.h"
+#include "util/error.h"
 #include "util/limits.h"
 
 struct archive;
@@ -34,9 +35,15 @@ class BlobStore {
 // A folder on disk.
 std::unique_ptr<BlobStore> open_dir_store(const std::string& dir);
 
+// What TarStore throws when its file or stream is no tar archive at all, rather than one cut short or corrupt.
+class NotATarArchive : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // The members of a tar archive. Member symlinks and hardlinks resolve to
-// their targets inside the archive. Throws InputError when it is not a tar
-// or is truncated or corrupt.
+// their targets inside the archive. Throws NotATarArchive when it is not a tar,
+// InputError when it is truncated or corrupt.
 class TarStore : public BlobStore {
  public:
   // A file (any compression libarchive reads without an external program),

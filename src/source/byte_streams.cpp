@@ -12,7 +12,7 @@
 namespace imgaudit {
 
 FileStream::FileStream(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (fd_ < 0) throw InputError(path + ": " + std::strerror(errno));
+  if (fd_ < 0) throw InputError::about(path, std::strerror(errno));
 }
 
 FileStream::~FileStream() { ::close(fd_); }
@@ -21,7 +21,7 @@ size_t FileStream::read(void* buf, size_t n) {
   for (;;) {
     ssize_t r = ::read(fd_, buf, n);
     if (r >= 0) return static_cast<size_t>(r);
-    if (errno != EINTR) throw InputError(path_ + ": " + std::strerror(errno));
+    if (errno != EINTR) throw InputError::about(path_, std::strerror(errno));
   }
 }
 

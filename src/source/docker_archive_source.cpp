@@ -51,7 +51,7 @@ nlohmann::json read_config(const BlobStore& store, const std::string& path, std:
   std::string bytes = store.read(path, kMaxJsonBlob);
   *digest = Sha256::of(bytes);
   std::string base = path.substr(path.rfind('/') + 1);
-  if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+  if (base.size() > 5 && ends_with(base, ".json")) base.resize(base.size() - 5);
   if (is_sha256_digest("sha256:" + base) && *digest != "sha256:" + base)
     throw InputError(path + ": config does not match its digest (content is " + *digest + ")");
   nlohmann::json config = parse_json(bytes, path);

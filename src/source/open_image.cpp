@@ -127,10 +127,8 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
       std::shared_ptr<TarStore> store;
       try {
         store = std::make_shared<TarStore>(ref.path);
-      } catch (const InputError& e) {
-        if (starts_with(e.what(), "not a tar archive"))
-          throw InputError("not an image: no manifest.json or oci-layout (not a tar archive)");
-        throw;
+      } catch (const NotATarArchive&) {
+        throw InputError("not an image: no manifest.json or oci-layout (not a tar archive)");
       }
       // Docker 25+ archives hold both: manifest.json names the tags.
       if (store->exists("manifest.json"))
@@ -170,9 +168,9 @@ std::unique_ptr<ImageSource> open_image(const std::string& image, const std::opt
   } catch (const InputError& e) {
     bool named = ref.kind == ImageRef::Registry || ref.kind == ImageRef::Detect || ref.kind == ImageRef::Lookup;
     std::string what = named ? image : describe(ref);
-    // Engine and stream errors already name the image.
-    if (starts_with(e.what(), what + ":")) throw;
-    throw InputError(what + ": " + e.what());
+    // Engine errors, and a file's own when the image is the path, already name the image.
+    if (e.subject() == what) throw;
+    throw InputError::about(what, e.what());
   }
 }
 

@@ -14,7 +14,7 @@ class RootfsSource : public ImageSource {
   const nlohmann::json& config() const override { return config_; }
   std::vector<Descriptor> layers() const override { return {}; }
   std::unique_ptr<ByteStream> open_blob(const Descriptor&) const override {
-    throw InputError(description_ + ": a root filesystem folder has no layer blobs");
+    throw InputError::about(description_, "a root filesystem folder has no layer blobs");
   }
   ImageIdentity identity() const override { return {"rootfs", "", {}, {}, ""}; }
   std::optional<std::string> root_dir() const override { return dir_; }

@@ -15,7 +15,7 @@ class NamedStream : public ByteStream {
     try {
       return in_->read(buf, n);
     } catch (const InputError& e) {
-      throw InputError(name_ + ": " + e.what());
+      throw InputError::about(name_, e.what());
     }
   }
 
@@ -36,14 +36,14 @@ std::vector<Descriptor> StoredImage::layers() const {
 std::unique_ptr<ByteStream> StoredImage::open_blob(const Descriptor& layer) const {
   for (const Layer& l : layers_) {
     if (l.descriptor.digest != layer.digest) continue;
-    if (!store_->exists(l.path)) throw InputError(description_ + ": missing blob " + layer.digest);
+    if (!store_->exists(l.path)) throw InputError::about(description_, "missing blob " + layer.digest);
     try {
       return std::make_unique<NamedStream>(store_->open(l.path), description_);
     } catch (const InputError& e) {
-      throw InputError(description_ + ": " + e.what());
+      throw InputError::about(description_, e.what());
     }
   }
-  throw InputError(description_ + ": " + layer.digest + " is not a layer of this image");
+  throw InputError::about(description_, layer.digest + " is not a layer of this image");
 }
 
 std::vector<StoredImage::Layer> stored_layers(const std::vector<Descriptor>& layers) {

@@ -30,7 +30,7 @@ struct archive* open_reader(const std::string& file) {
     std::string msg = archive_error_string(a) ? archive_error_string(a) : "cannot open";
     archive_read_free(a);
     FileStream readable(file);  // throws the system's reason when the file itself cannot be read
-    throw InputError("not a tar archive (" + msg + ")");
+    throw NotATarArchive("not a tar archive (" + msg + ")");
   }
   return a;
 }
@@ -128,8 +128,10 @@ TarStore::TarStore(ByteStream& in, const StreamedBlobReader& read_blob) {
   auto input = std::make_unique<StreamInput>();
   input->in = &in;
   try {
-    if (archive_read_open(a, input.get(), nullptr, read_input, nullptr) != ARCHIVE_OK)
-      throw InputError(!input->error.empty() ? input->error : "not a tar archive (" + error_of(a) + ")");
+    if (archive_read_open(a, input.get(), nullptr, read_input, nullptr) != ARCHIVE_OK) {
+      if (!input->error.empty()) throw InputError(input->error);
+      throw NotATarArchive("not a tar archive (" + error_of(a) + ")");
+    }
     scan(a, &read_blob);
   } catch (const InputError& e) {
     archive_read_free(a);
@@ -192,7 +194,7 @@ void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
     members_[*name] = std::move(m);
   }
   if (r != ARCHIVE_EOF) {
-    if (ordinal == 0) throw InputError("not a tar archive (" + error_of(a) + ")");
+    if (ordinal == 0) throw NotATarArchive("not a tar archive (" + error_of(a) + ")");
     throw InputError("truncated or corrupt archive: " + error_of(a));
   }
 }

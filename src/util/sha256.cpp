@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
 Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
@@ -37,7 +39,7 @@ std::string Sha256::of(std::string_view data) {
 }
 
 bool is_sha256_digest(std::string_view d) {
-  if (d.size() != 71 || d.substr(0, 7) != "sha256:") return false;
+  if (d.size() != 71 || !starts_with(d, "sha256:")) return false;
   for (char c : d.substr(7))
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
   return true;

@@ -1,5 +1,6 @@
 #include <set>
 
+#include "source/media_types.h"
 #include "util/sha256.h"
 #include "writer/image_parts.h"
 #include "writer/image_writer.h"
@@ -58,7 +59,7 @@ void write_oci_in_tar(const ImageSpec& spec, const ImageParts& p, TarBuilder& ta
   entry["annotations"] = {{"io.containerd.image.name", name},
                           {"org.opencontainers.image.ref.name", name.substr(name.rfind(':') + 1)}};
   nlohmann::json index = {{"schemaVersion", 2},
-                          {"mediaType", "application/vnd.oci.image.index.v1+json"},
+                          {"mediaType", media_type::kOciIndex},
                           {"manifests", nlohmann::json::array({entry})}};
   tar.add_file("index.json", index.dump());
   nlohmann::json manifest = nlohmann::json::array(

@@ -1,5 +1,6 @@
 #include "writer/image_parts.h"
 
+#include "source/media_types.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
@@ -17,15 +18,15 @@ nlohmann::json string_array(const std::vector<std::string>& v) {
 }  // namespace
 
 std::string layer_media_type(Compression c, bool docker) {
-  if (docker && c == Compression::Gzip) return "application/vnd.docker.image.rootfs.diff.tar.gzip";
-  if (docker && c == Compression::None) return "application/vnd.docker.image.rootfs.diff.tar";
+  if (docker && c == Compression::Gzip) return media_type::kDockerLayerGzip;
+  if (docker && c == Compression::None) return media_type::kDockerLayer;
   // Docker has no zstd media type of its own: it uses the OCI one.
   switch (c) {
-    case Compression::Gzip: return "application/vnd.oci.image.layer.v1.tar+gzip";
-    case Compression::Zstd: return "application/vnd.oci.image.layer.v1.tar+zstd";
+    case Compression::Gzip: return media_type::kOciLayerGzip;
+    case Compression::Zstd: return media_type::kOciLayerZstd;
     case Compression::None: break;
   }
-  return "application/vnd.oci.image.layer.v1.tar";
+  return media_type::kOciLayer;
 }
 
 std::string blob_path(const std::string& digest) { return "blobs/sha256/" + digest_hex(digest); }
@@ -88,13 +89,12 @@ ImageParts build_image_parts(const ImageSpec& spec) {
                       {"digest", p.layer_digests.back()},
                       {"size", l.bytes.size()}});
   }
-  std::string manifest_type = docker ? "application/vnd.docker.distribution.manifest.v2+json"
-                                     : "application/vnd.oci.image.manifest.v1+json";
+  std::string manifest_type = docker ? media_type::kDockerManifest : media_type::kOciManifest;
   nlohmann::json manifest = {
       {"schemaVersion", 2},
       {"mediaType", manifest_type},
       {"config",
-       {{"mediaType", docker ? "application/vnd.docker.container.image.v1+json" : "application/vnd.oci.image.config.v1+json"},
+       {{"mediaType", docker ? media_type::kDockerConfig : media_type::kOciConfig},
         {"digest", p.config_digest},
         {"size", p.config.size()}}},
       {"layers", layers},

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "source/media_types.h"
 #include "writer/image_parts.h"
 #include "writer/image_writer.h"
 #include "writer/tar_builder.h"
@@ -23,7 +24,7 @@ void write_whole(const fs::path& p, const std::string& bytes) {
 
 nlohmann::json empty_index() {
   return {{"schemaVersion", 2},
-          {"mediaType", "application/vnd.oci.image.index.v1+json"},
+          {"mediaType", media_type::kOciIndex},
           {"manifests", nlohmann::json::array()}};
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "image_fixture.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -17,7 +18,7 @@ TEST(Habits, VersionNamesTheCommitCatalogAndLibraries) {
   for (const char* args : {"version", "--version"}) {
     CliResult r = run_imgaudit(args);
     EXPECT_EQ(r.status, 0) << args;
-    EXPECT_EQ(r.out.rfind("imgaudit 0.", 0), 0u) << r.out;
+    EXPECT_TRUE(starts_with(r.out, "imgaudit 0.")) << r.out;
     for (std::string part : {" (commit ", ", built ", rules.c_str(), "\nlibarchive 3.", "\nlibelf: elfutils 0.",
                              "\nlibcurl ", "\nOpenSSL ", "\nnlohmann-json 3."})
       EXPECT_NE(r.out.find(part), std::string::npos) << part << " in: " << r.out;

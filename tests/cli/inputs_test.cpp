@@ -5,6 +5,7 @@
 
 #include "image_fixture.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -38,7 +39,7 @@ void expect_one_line_error(const CliResult& r, const std::string& fragment) {
   EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
-  EXPECT_EQ(r.err.rfind("imgaudit: ", 0), 0u) << r.err;
+  EXPECT_TRUE(starts_with(r.err, "imgaudit: ")) << r.err;
 }
 
 }  // namespace
@@ -229,7 +230,7 @@ TEST(Inputs, BadInputsAreOneLineAndExitTwo) {
 TEST(Inputs, HelpAndVersion) {
   auto v = run_imgaudit("--version");
   EXPECT_EQ(v.status, 0);
-  EXPECT_EQ(v.out.rfind("imgaudit ", 0), 0u) << v.out;
+  EXPECT_TRUE(starts_with(v.out, "imgaudit ")) << v.out;
   auto h = run_imgaudit("--help");
   EXPECT_EQ(h.status, 0);
   EXPECT_NE(h.out.find("--platform"), std::string::npos);

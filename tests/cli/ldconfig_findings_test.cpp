@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "image_fixture.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -44,7 +45,7 @@ TEST_F(LdconfigFindings, CopyWithoutLdconfigSaysToRunItInThatLayer) {
   ASSERT_EQ(missing.size(), 1u) << j["findings"].dump(1);
   EXPECT_EQ(missing[0]["paths"], nlohmann::json::array({"/usr/local/bin/app"}));
   std::string advice = missing[0]["advice"];
-  EXPECT_EQ(advice.rfind(kLdconfigAdvice, 0), 0u) << advice;
+  EXPECT_TRUE(starts_with(advice, kLdconfigAdvice)) << advice;
   EXPECT_NE(advice.find("/usr/local/lib/libfoo.so.1 are not in the image's cache (or it has none): run ldconfig in "
                         "layer 1: RUN ldconfig after the COPY"),
             std::string::npos)

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "image_fixture.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -55,7 +56,7 @@ nlohmann::json inspected() {
 
 void expect_one_line(const CliResult& r, const std::string& starts, const std::string& contains) {
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_EQ(r.err.rfind(starts, 0), 0u) << r.err;
+  EXPECT_TRUE(starts_with(r.err, starts)) << r.err;
   EXPECT_NE(r.err.find(contains), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "raw ESC on the terminal";

@@ -7,6 +7,7 @@
 #include "image_fixture.h"
 #include "local_engine.h"
 #include "local_registry.h"
+#include "util/strings.h"
 #include "writer/image_writer.h"
 
 namespace imgaudit::test {
@@ -52,7 +53,7 @@ class EngineAudit : public ::testing::Test {
   }
   void SetUp() override {
     if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_EQ(id_.rfind("sha256:", 0), 0u) << id_;
+    ASSERT_TRUE(starts_with(id_, "sha256:")) << id_;
   }
   // imgaudit with the private engine as DOCKER_HOST and no Podman.
   static CliResult audit(const std::string& args, const std::string& env = "") {
@@ -139,7 +140,7 @@ TEST_F(EngineAudit, ByRepoDigestAfterAPush) {
   nlohmann::json list = nlohmann::json::parse(digests);
   ASSERT_EQ(list.size(), 1u) << digests;
   std::string by_digest = list[0];
-  ASSERT_EQ(by_digest.rfind(name + "@sha256:", 0), 0u) << by_digest;
+  ASSERT_TRUE(starts_with(by_digest, name + "@sha256:")) << by_digest;
   for (const std::string& input : {"docker-daemon:" + by_digest, by_digest}) {
     CliResult r = audit("--format json --fail-on never " + input);
     ASSERT_EQ(r.status, 0) << input << ": " << r.err;

@@ -14,6 +14,7 @@
 #include "image_fixture.h"
 #include "local_engine.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -55,7 +56,7 @@ class EngineTls : public ::testing::Test {
   }
   void SetUp() override {
     if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_EQ(id_.rfind("sha256:", 0), 0u) << id_;
+    ASSERT_TRUE(starts_with(id_, "sha256:")) << id_;
   }
 
   // imgaudit with only `env` of the engine variables (a HOME of its own, no Podman).
@@ -137,7 +138,7 @@ TEST_F(EngineTls, PlainHttpToTheTlsPort) {
   CliResult r = audit_image("DOCKER_HOST=" + engine_->tcp_host());
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
-  EXPECT_EQ(r.err.rfind(std::string("imgaudit: docker-daemon:") + kImage + ": ", 0), 0u) << r.err;
+  EXPECT_TRUE(starts_with(r.err, std::string("imgaudit: docker-daemon:") + kImage + ": ")) << r.err;
   // dockerd answers a plain request on its TLS port with HTTP 400 and a text body (Go's): shown, with the way out.
   EXPECT_EQ(r.err, std::string("imgaudit: docker-daemon:") + kImage + ": the Docker Engine at " + engine_->tcp_host() +
                        " (DOCKER_HOST): inspecting " + kImage +

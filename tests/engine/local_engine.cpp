@@ -26,6 +26,8 @@
 #include <thread>
 #include <vector>
 
+#include "util/strings.h"
+
 namespace imgaudit::test {
 
 namespace {
@@ -185,7 +187,7 @@ std::vector<std::string> mounts_under(const std::string& dir) {
     std::string id, parent, dev, root, mount_point;
     fields >> id >> parent >> dev >> root >> mount_point;
     mount_point = unescape_mount_path(mount_point);
-    if (mount_point == dir || mount_point.rfind(dir + "/", 0) == 0) found.push_back(mount_point);
+    if (mount_point == dir || starts_with(mount_point, dir + "/")) found.push_back(mount_point);
   }
   std::sort(found.begin(), found.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
   return found;
@@ -260,7 +262,7 @@ int unix_http_get(const std::string& socket, const std::string& target, std::str
   close(fd);
   // "HTTP/1.x NNN reason\r\n...headers...\r\n\r\nbody"
   size_t end_of_headers = response.find("\r\n\r\n");
-  if (response.compare(0, 5, "HTTP/") != 0 || end_of_headers == std::string::npos) return -1;
+  if (!starts_with(response, "HTTP/") || end_of_headers == std::string::npos) return -1;
   size_t sp = response.find(' ');
   if (sp == std::string::npos || sp + 4 > response.size()) return -1;
   int status = std::atoi(response.c_str() + sp + 1);

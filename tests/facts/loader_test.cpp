@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/limits.h"
 #include "util/paths.h"
+#include "util/strings.h"
 #include "view_builder.h"
 
 namespace imgaudit {
@@ -58,9 +59,9 @@ class FactsLoader : public ::testing::Test {
     if (!dir_) dir_ = std::make_unique<test::TempDir>();
     std::string out = *dir_ / name;
     if (built_.count(name)) return out;
-    if (name == "libbar.so" || name.rfind("bar", 0) == 0) at("libfoo.so");
-    if (name.rfind("bar", 0) == 0) at("libbar.so");
-    if (name.rfind("app", 0) == 0) at("libfoo.so");
+    if (name == "libbar.so" || starts_with(name, "bar")) at("libfoo.so");
+    if (starts_with(name, "bar")) at("libbar.so");
+    if (starts_with(name, "app")) at("libfoo.so");
     if (name == "musl/app") at("musl/libfoo.so");
     const Recipe& r = recipes().at(name);
     std::string flags = r.flags;

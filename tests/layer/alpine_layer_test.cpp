@@ -6,6 +6,7 @@
 #include "layer/fs_view.h"
 #include "layer_test_util.h"
 #include "test_support.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -61,7 +62,7 @@ TEST_F(AlpineLayer, KeepsTheApkDatabaseAndReleaseFiles) {
   EXPECT_NE(layer_.texts.at("lib/apk/db/installed").find("\nP:musl\nV:1.2.5-r0\n"), std::string::npos);
   EXPECT_EQ(layer_.texts.at("etc/alpine-release"), "3.20.3\n");
   ASSERT_EQ(layer_.texts.count("etc/os-release"), 1u);
-  EXPECT_EQ(layer_.texts.at("etc/os-release").rfind("NAME=\"Alpine Linux\"\nID=alpine\nVERSION_ID=3.20.3\n", 0), 0u);
+  EXPECT_TRUE(starts_with(layer_.texts.at("etc/os-release"), "NAME=\"Alpine Linux\"\nID=alpine\nVERSION_ID=3.20.3\n"));
   EXPECT_EQ(layer_.texts.count("etc/passwd"), 1u);
   EXPECT_EQ(layer_.texts.count("etc/hostname"), 0u);
 }

@@ -9,6 +9,7 @@
 #include "layer/gzip_stream.h"
 #include "test_support.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -56,7 +57,7 @@ std::string gzip_of(const std::string& bytes, const std::string& options = "-n")
   size_t at = 0;
   while (at < got.size() && at < want.size() && got[at] == want[at]) ++at;
   return ::testing::AssertionFailure() << got.size() << " bytes against " << want.size() << ", first differing at "
-                                       << at << (got.rfind("error: ", 0) == 0 ? ": " + got.substr(0, 200) : "");
+                                       << at << (starts_with(got, "error: ") ? ": " + got.substr(0, 200) : "");
 }
 
 class GzipInflaters : public ::testing::TestWithParam<Case> {
@@ -134,7 +135,7 @@ TEST_P(GzipInflaters, DamagedDeflateDataIsCorrupt) {
     std::string bad = good;
     for (int k = 0; k < 8; ++k) bad[20 + random() % (good.size() - 40)] ^= char(1 + random() % 255);
     std::string out = inflated(bad);
-    EXPECT_EQ(out.rfind("error: corrupt gzip data: ", 0), 0u) << out.substr(0, 200);
+    EXPECT_TRUE(starts_with(out, "error: corrupt gzip data: ")) << out.substr(0, 200);
   }
 }
 

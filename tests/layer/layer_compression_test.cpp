@@ -8,6 +8,7 @@
 #include "layer_test_util.h"
 #include "test_support.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -25,7 +26,7 @@ std::string error_reading_on(const std::string& blob, bool two_threads) {
   } catch (const InputError& e) {
     std::string msg = e.what();
     std::string prefix = "layer " + d.digest + ": ";
-    EXPECT_EQ(msg.rfind(prefix, 0), 0u) << msg;
+    EXPECT_TRUE(starts_with(msg, prefix)) << msg;
     return msg.substr(prefix.size());
   }
   ADD_FAILURE() << "no InputError";
@@ -87,6 +88,17 @@ TEST(GzipLayer, CompressedTwiceIsRefused) {
             "compressed twice: gzip inside gzip (a runtime decompresses a layer once and finds no tar)");
   EXPECT_EQ(error_reading(gzip_of(make_layer_blob(kFiles, Compression::Zstd))),
             "compressed twice: zstd inside gzip (a runtime decompresses a layer once and finds no tar)");
+}
+
+// A tar starts with its first member's name, and "BZh" (bzip2's magic) is text that a name may start with.
+TEST(GzipLayer, AFirstNameThatStartsAsBzip2MagicIsNoSecondCompression) {
+  std::string tar = make_layer_blob({file("BZh91AY&SY", "text\n", 0644)}, Compression::None);
+  ASSERT_TRUE(starts_with(tar, "BZh91AY&SY"));
+  std::string blob = gzip_of(tar);
+  MemoryStream s(blob);
+  LayerFacts l = read_layer(s, descriptor_of(blob), Sha256::of(tar));
+  ASSERT_EQ(l.entries.size(), 1u);
+  EXPECT_EQ(l.entries[0].path, "BZh91AY&SY");
 }
 
 TEST(ZstdLayer, ABadFrameChecksumOrTrailingBytesAreErrors) {

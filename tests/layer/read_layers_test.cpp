@@ -10,6 +10,7 @@
 #include "layer_test_util.h"
 #include "test_support.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -89,7 +90,7 @@ TEST(ReadLayers, WrongDiffIdInTheConfigIsAnInputErrorNamingTheLayer) {
     read_layers(src, 2);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("layer " + src.layers_[3].digest + ": diff_id mismatch", 0), 0u)
+    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[3].digest + ": diff_id mismatch"))
         << e.what();
   }
 }
@@ -104,7 +105,7 @@ TEST(ReadLayers, CorruptLayerIsAnInputError) {
     read_layers(src, 3);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("layer " + src.layers_[1].digest + ": ", 0), 0u) << e.what();
+    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[1].digest + ": ")) << e.what();
   }
 }
 
@@ -159,7 +160,7 @@ TEST(ReadLayers, DiffIdsNotVerifiedAreNotClaimedNorTrustedLater) {
     read_layers(src, 2, &cache, true);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("layer " + src.layers_[3].digest + ": diff_id mismatch", 0), 0u)
+    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[3].digest + ": diff_id mismatch"))
         << e.what();
   }
 }

@@ -23,8 +23,11 @@
 
 #include "native_target.h"
 #include "test_support.h"
+#include "util/strings.h"
 
 using namespace imgaudit::test;
+using imgaudit::ends_with;
+using imgaudit::starts_with;
 namespace fs = std::filesystem;
 
 namespace {
@@ -157,13 +160,13 @@ bool audit_root(const std::string& root, Audit* out) {
 bool parse_trace_line(const std::string& root, std::string line, Libraries& libs) {
   line.erase(0, line.find_first_not_of(" \t"));
   const std::string musl_missing = "Error loading shared library ";
-  if (line.rfind(musl_missing, 0) == 0) {  // musl: "Error loading shared library NAME: WHY (needed by FILE)"
+  if (starts_with(line, musl_missing)) {  // musl: "Error loading shared library NAME: WHY (needed by FILE)"
     std::string rest = line.substr(musl_missing.size());
     libs.missing.insert(rest.substr(0, rest.find(": ")));
     return true;
   }
   // musl's relocation errors come of a missing library or symbol: about linking, not loading.
-  if (line.rfind("Error relocating ", 0) == 0) return true;
+  if (starts_with(line, "Error relocating ")) return true;
   if (line == "statically linked") return true;  // glibc: a file without NEEDED loads nothing
   size_t arrow = line.find(" => ");
   if (arrow != std::string::npos) {
@@ -230,7 +233,7 @@ std::map<std::string, Trace> trace_all(const std::string& root, const RootLoader
                        scratch / "trace.sh" + "')\" < '" + scratch / "files" + "' 2>&1",
                    &out);
   // The loop's status is its last trace's: only the end mark says that it went through the list.
-  if (out.size() < 2 || out.substr(out.size() - 2) != std::string{kEndMark, '\n'}) {
+  if (!ends_with(out, std::string{kEndMark, '\n'})) {
     *failure = "the trace loop in the chroot did not finish (exit " + std::to_string(status) + "):\n" + tail(out);
     return {};
   }
@@ -515,7 +518,7 @@ bool unmount_under(const std::string& dir) {
   std::vector<std::string> points;
   std::stringstream mounts(read_file("/proc/self/mounts"));
   for (std::string dev, point, rest; mounts >> dev >> point && std::getline(mounts, rest);)
-    if (point.rfind(dir + "/", 0) == 0) points.push_back(point);
+    if (starts_with(point, dir + "/")) points.push_back(point);
   std::sort(points.rbegin(), points.rend());
   for (auto& p : points)
     if (umount2(p.c_str(), MNT_DETACH) != 0) return false;
@@ -711,7 +714,7 @@ class TestPrograms {
 
   // Listed beside the root as it is made, so that a killed run leaves the list for the next.
   void added(const std::string& path) {
-    if (path.rfind(root_ + "/", 0) != 0) return;  // outside: a library left out of the root
+    if (!starts_with(path, root_ + "/")) return;  // outside: a library left out of the root
     lines_ += path.substr(root_.size()) + "\n";
     write_file(list_file(), lines_);
   }

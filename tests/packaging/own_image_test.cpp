@@ -13,8 +13,10 @@
 
 #include "local_engine.h"
 #include "test_support.h"
+#include "util/strings.h"
 
 using namespace imgaudit::test;
+using imgaudit::starts_with;
 
 namespace {
 
@@ -96,7 +98,7 @@ TEST(OwnImage, BuildsWithBaseImagesGivenAsBuildArgs) {
                              &out),
             0)
       << out;
-  EXPECT_EQ(out.rfind("none\nimgaudit ", 0), 0u) << out;
+  EXPECT_TRUE(starts_with(out, "none\nimgaudit ")) << out;
   EXPECT_NE(out.find("libarchive"), std::string::npos) << out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "local_registry.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 namespace {
@@ -26,8 +27,8 @@ std::vector<std::pair<std::string, std::string>> spellings(const Transports& t, 
 // What follows "imgaudit: INPUT: " on the one line of an error.
 std::string cause(const CliRun& r, const std::string& input) {
   std::string prefix = "imgaudit: " + input + ": ";
-  EXPECT_EQ(r.err.rfind(prefix, 0), 0u) << r.err;
-  return r.err.rfind(prefix, 0) == 0 ? r.err.substr(prefix.size()) : r.err;
+  EXPECT_TRUE(starts_with(r.err, prefix)) << r.err;
+  return starts_with(r.err, prefix) ? r.err.substr(prefix.size()) : r.err;
 }
 
 TEST(WalkerTransports, SameChoiceAndSameErrorsEverywhere) {

@@ -10,6 +10,7 @@
 
 #include "report_fixture.h"
 #include "rules/catalog.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -63,7 +64,7 @@ void expect_uploadable(const nlohmann::json& doc) {
       ASSERT_TRUE(artifact["uri"].is_string()) << res.dump();
       std::string uri = artifact["uri"];
       EXPECT_FALSE(uri.empty()) << res.dump();
-      EXPECT_TRUE(uri[0] != '/' || uri.rfind("file:///", 0) == 0) << uri;
+      EXPECT_TRUE(uri[0] != '/' || starts_with(uri, "file:///")) << uri;
       // A URI reference, percent-encoded, with no scheme unless file:.
       EXPECT_TRUE(std::regex_match(uri, std::regex("(file://)?[A-Za-z0-9._~/%-]+"))) << uri;
       if (artifact.contains("uriBaseId")) {

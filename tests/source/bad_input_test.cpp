@@ -161,3 +161,30 @@ TEST(SourceBadInput, MissingPathsAndRegistryReferences) {
   expect_input_error([] { open_image("ghcr.io/org/app@sha256:" + std::string(64, 'a'), std::nullopt); },
                      {"registry pulls are not available here"});
 }
+
+// An error that names the image already (InputError::about, as the engines' do) is not named again; one
+// that only starts with the same words is.
+TEST(SourceBadInput, TheImageIsNamedOnce) {
+  auto error_of = [](const std::function<void()>& f) -> std::string {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no InputError";
+  };
+  ImageOpeners named;
+  named.engine = [](const std::string&, const std::string& name, const std::optional<Platform>&, bool,
+                    const StreamedBlobReader&, std::string*) -> std::unique_ptr<ImageSource> {
+    throw InputError::about("docker-daemon:" + name, "the engine has no image " + name);
+  };
+  EXPECT_EQ(error_of([&] { open_image("docker-daemon:app", std::nullopt, named); }),
+            "docker-daemon:app: the engine has no image app");
+  ImageOpeners unnamed;
+  unnamed.engine = [](const std::string&, const std::string&, const std::optional<Platform>&, bool,
+                      const StreamedBlobReader&, std::string*) -> std::unique_ptr<ImageSource> {
+    throw InputError("docker-daemon:app: words that only look like a name");
+  };
+  EXPECT_EQ(error_of([&] { open_image("docker-daemon:app", std::nullopt, unnamed); }),
+            "docker-daemon:app: docker-daemon:app: words that only look like a name");
+}

@@ -11,6 +11,7 @@
 
 #include "source_test_util.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -101,7 +102,7 @@ TEST(SourceStream, EachFormatInOnePassGivesTheFilesImage) {
       expect_input_error([&] { streamed->open_blob(d); }, {"a stream is read once"});
     }
     for (auto& [path, named] : handed.named)
-      EXPECT_EQ(named, path.rfind("blobs/sha256/", 0) == 0 ? "sha256:" + path.substr(13) : "") << path;
+      EXPECT_EQ(named, starts_with(path, "blobs/sha256/") ? "sha256:" + path.substr(13) : "") << path;
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "elf/elf_facts.h"
 #include "test_support.h"
+#include "util/strings.h"
 
 namespace imgaudit::test {
 
@@ -118,8 +119,7 @@ NativeTarget probe() {
   } else {
     std::string name = base_name(t.musl_interpreter);
     const std::string prefix = "ld-musl-", suffix = ".so.1";
-    if (name.size() > prefix.size() + suffix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    if (name.size() > prefix.size() + suffix.size() && starts_with(name, prefix) && ends_with(name, suffix))
       t.musl_arch = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
     else
       problem("musl-gcc links programs with the interpreter \"" + t.musl_interpreter + "\", not /lib/ld-musl-ARCH.so.1");

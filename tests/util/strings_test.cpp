@@ -43,3 +43,17 @@ TEST(LosslessUtf8, EveryByteStringDecodesBack) {
     EXPECT_NO_THROW(nlohmann::json(encoded).dump());  // well-formed UTF-8: nlohmann prints it strictly
   }
 }
+
+// starts_with() and ends_with(): every prefix and suffix check of the project.
+TEST(StartsEndsWith, WholePrefixOrSuffixOnly) {
+  EXPECT_TRUE(starts_with("sha256:ab", "sha256:"));
+  EXPECT_TRUE(starts_with("abc", ""));
+  EXPECT_FALSE(starts_with("sha", "sha256:"));
+  EXPECT_FALSE(starts_with("xsha256:", "sha256:"));
+  EXPECT_TRUE(ends_with("config.json", ".json"));
+  EXPECT_TRUE(ends_with(".json", ".json"));
+  EXPECT_TRUE(ends_with("abc", ""));
+  EXPECT_FALSE(ends_with("json", ".json"));
+  EXPECT_FALSE(ends_with("a.jsonx", ".json"));
+  EXPECT_TRUE(starts_with(std::string_view("\0a", 2), std::string_view("\0", 1)));
+}
