@@ -1,6 +1,11 @@
 #include "elf/architectures.h"
 
 #include <elf.h>
+#include <link.h>
+
+// The ELF header of the program this code is linked into, which GNU ld and lld define; weak, so that
+// a link without it leaves its address null.
+extern "C" const ElfW(Ehdr) __ehdr_start __attribute__((weak, visibility("hidden")));
 
 namespace imgaudit {
 
@@ -68,16 +73,11 @@ const std::vector<Architecture> kArchitectures = {
      "/lib64/ld-linux-loongarch-lp64d.so.1", "loongarch64", "loongarch64-linux-gnu", "", false, ""},
 };
 
-// True when one of the space-separated `aliases` is `name`; *variant gets what it implies ("v7" of
-// "armhf/v7"), else "".
+// True when one of the `aliases` is `name`; *variant gets what it implies ("v7" of "armhf/v7"), else "".
 bool alias_names(std::string_view aliases, std::string_view name, std::string* variant) {
-  while (!aliases.empty()) {
-    size_t end = aliases.find(' ');
-    std::string_view alias = aliases.substr(0, end);
-    aliases = end == std::string_view::npos ? std::string_view() : aliases.substr(end + 1);
-    size_t slash = alias.find('/');
-    if (alias.substr(0, slash) != name) continue;
-    *variant = slash == std::string_view::npos ? "" : std::string(alias.substr(slash + 1));
+  for (const ListedName& alias : listed_names(aliases)) {
+    if (alias.name != name) continue;
+    *variant = std::string(alias.variant);
     return true;
   }
   return false;
@@ -87,6 +87,24 @@ bool alias_names(std::string_view aliases, std::string_view name, std::string* v
 
 const std::vector<Architecture>& architectures() { return kArchitectures; }
 
+std::vector<ListedName> listed_names(std::string_view column) {
+  std::vector<ListedName> names;
+  while (!column.empty()) {
+    size_t end = column.find(' ');
+    std::string_view listed = column.substr(0, end);
+    column = end == std::string_view::npos ? std::string_view() : column.substr(end + 1);
+    size_t slash = listed.find('/');
+    names.push_back({listed.substr(0, slash), slash == std::string_view::npos ? "" : listed.substr(slash + 1)});
+  }
+  return names;
+}
+
+bool lists_name(std::string_view column, std::string_view name) {
+  for (const ListedName& listed : listed_names(column))
+    if (listed.name == name) return true;
+  return false;
+}
+
 const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool little_endian) {
   for (const Architecture& a : kArchitectures)
     if (a.e_machine == e_machine && a.elf_class == elf_class && a.little_endian == little_endian) return &a;
@@ -95,6 +113,24 @@ const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool 
 
 const Architecture* architecture_of(const ElfFacts& elf) {
   return architecture_of_elf(elf.e_machine, elf.elf_class, elf.little_endian);
+}
+
+const Architecture* architecture_of_machine(uint16_t e_machine, int elf_class) {
+  const Architecture* a = architecture_of_elf(e_machine, elf_class, true);
+  return a ? a : architecture_of_elf(e_machine, elf_class, false);
+}
+
+const Architecture* host_architecture() {
+  if (!&__ehdr_start) return nullptr;
+  const unsigned char* ident = __ehdr_start.e_ident;
+  return architecture_of_elf(__ehdr_start.e_machine, ident[EI_CLASS] == ELFCLASS64 ? 64 : 32,
+                             ident[EI_DATA] == ELFDATA2LSB);
+}
+
+const Architecture* architecture_with_oci_name(std::string_view oci_arch) {
+  for (const Architecture& a : kArchitectures)
+    if (*a.oci_arch && oci_arch == a.oci_arch) return &a;
+  return nullptr;
 }
 
 const Architecture* architecture_named(std::string_view machine) {

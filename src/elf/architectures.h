@@ -31,9 +31,28 @@ struct Architecture {
 // Every row, one per ABI.
 const std::vector<Architecture>& architectures();
 
+// One name of a space-separated column ("armhf/v7 armel/v6"): the name, and the variant after its
+// slash ("" when none).
+struct ListedName {
+  std::string_view name;
+  std::string_view variant;
+};
+std::vector<ListedName> listed_names(std::string_view column);
+bool lists_name(std::string_view column, std::string_view name);  // whatever the variant
+
 // The row of an ELF header; nullptr when the table has none.
 const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool little_endian);
 const Architecture* architecture_of(const ElfFacts& elf);
+
+// The row of an ELF machine and class of either byte order: where both exist, the little-endian one
+// (ppc64le, mips64el).
+const Architecture* architecture_of_machine(uint16_t e_machine, int elf_class);
+
+// The row of this program's own ELF header: the ABI it was built for; nullptr when the table has none.
+const Architecture* host_architecture();
+
+// The row whose OCI name is exactly `oci_arch` ("amd64"); nullptr when none.
+const Architecture* architecture_with_oci_name(std::string_view oci_arch);
 
 // The row of an ElfFacts::machine name ("x86_64", "x32"); nullptr when unknown.
 const Architecture* architecture_named(std::string_view machine);
