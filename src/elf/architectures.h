@@ -8,6 +8,20 @@
 
 namespace imgaudit {
 
+// The ld.so.cache entry flags of glibc's sysdeps/generic/ldconfig.h.
+namespace ldconfig_flag {
+constexpr int32_t kElf = 0x0001, kElfLibc6 = 0x0003;
+constexpr int32_t kSparcLib64 = 0x0100, kIa64Lib64 = 0x0200, kX8664Lib64 = 0x0300, kS390Lib64 = 0x0400,
+                  kPowerpcLib64 = 0x0500, kX8664Libx32 = 0x0800, kArmLibhf = 0x0900, kAarch64Lib64 = 0x0a00,
+                  kRiscvDouble = 0x1000;
+}  // namespace ldconfig_flag
+
+// The ld.so.cache entry flags a glibc loader takes (its _dl_cache_check_flags).
+struct GlibcCacheFlags {
+  int32_t own;   // its _DL_CACHE_DEFAULT_ID
+  int32_t also;  // another it takes; 0 when none
+};
+
 // One Linux ABI an ELF file can be built for, with every name it goes by: in its ELF header, in
 // imgaudit's facts, in image platforms, and in the paths glibc, musl and Debian give it.
 struct Architecture {
@@ -26,6 +40,16 @@ struct Architecture {
   const char* compat_kernel;  // its oci_arch: "amd64" for i386 code; "" when none
   bool compat_rare;           // the mode needs a kernel option most distribution kernels lack
   const char* compat_reason;  // what the mode is and what it takes
+  // How glibc's loader searches for this ABI's libraries:
+  bool lib64;  // distributions without multiarch keep them in lib64 and usr/lib64 (Fedora's)
+  // $PLATFORM in a search path as imgaudit expands it: the kernel's AT_PLATFORM where imgaudit takes it
+  // as the same on every CPU ("i686" for i386); "" for the machine name.
+  const char* platform;
+  const char* glibc_hwcaps;  // glibc-hwcaps subfolders (from 2.33), best first: "x86-64-v4 x86-64-v3 x86-64-v2"
+  // Up to 2.36, the legacy HWCAP_IMPORTANT and platform subfolder names, in glibc's order (its "tls"
+  // comes last on every ABI): "?" after one only some CPUs have, "|" between those of which a CPU has one.
+  const char* glibc_legacy_hwcaps;  // "atomics? aarch64"
+  GlibcCacheFlags glibc_cache_flags;
 };
 
 // Every row, one per ABI.
