@@ -50,6 +50,9 @@ struct Architecture {
   // comes last on every ABI): "?" after one only some CPUs have, "|" between those of which a CPU has one.
   const char* glibc_legacy_hwcaps;  // "atomics? aarch64"
   GlibcCacheFlags glibc_cache_flags;
+  // Python's names in wheel platform tags (manylinux_2_17_<ARCH>); "" when unknown (the OCI name stands in).
+  const char* wheel_arch;        // "x86_64"; "armv7l armv6l/v6" when a variant has its own name
+  const char* wheel_arch_older;  // older names of wheels that load on it too: "i586 i386"
 };
 
 // Every row, one per ABI.
