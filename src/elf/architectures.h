@@ -8,6 +8,20 @@
 
 namespace imgaudit {
 
+// The ld.so.cache entry flags of glibc's sysdeps/generic/ldconfig.h.
+namespace ldconfig_flag {
+constexpr int32_t kElf = 0x0001, kElfLibc6 = 0x0003;
+constexpr int32_t kSparcLib64 = 0x0100, kIa64Lib64 = 0x0200, kX8664Lib64 = 0x0300, kS390Lib64 = 0x0400,
+                  kPowerpcLib64 = 0x0500, kX8664Libx32 = 0x0800, kArmLibhf = 0x0900, kAarch64Lib64 = 0x0a00,
+                  kRiscvDouble = 0x1000;
+}  // namespace ldconfig_flag
+
+// The ld.so.cache entry flags a glibc loader takes (its _dl_cache_check_flags).
+struct GlibcCacheFlags {
+  int32_t own;   // its _DL_CACHE_DEFAULT_ID
+  int32_t also;  // another it takes; 0 when none
+};
+
 // One Linux ABI an ELF file can be built for, with every name it goes by: in its ELF header, in
 // imgaudit's facts, in image platforms, and in the paths glibc, musl and Debian give it.
 struct Architecture {
@@ -26,14 +40,46 @@ struct Architecture {
   const char* compat_kernel;  // its oci_arch: "amd64" for i386 code; "" when none
   bool compat_rare;           // the mode needs a kernel option most distribution kernels lack
   const char* compat_reason;  // what the mode is and what it takes
+  // How glibc's loader searches for this ABI's libraries:
+  bool lib64;  // distributions without multiarch keep them in lib64 and usr/lib64 (Fedora's)
+  // $PLATFORM in a search path as imgaudit expands it: the kernel's AT_PLATFORM where imgaudit takes it
+  // as the same on every CPU ("i686" for i386); "" for the machine name.
+  const char* platform;
+  const char* glibc_hwcaps;  // glibc-hwcaps subfolders (from 2.33), best first: "x86-64-v4 x86-64-v3 x86-64-v2"
+  // Up to 2.36, the legacy HWCAP_IMPORTANT and platform subfolder names, in glibc's order (its "tls"
+  // comes last on every ABI): "?" after one only some CPUs have, "|" between those of which a CPU has one.
+  const char* glibc_legacy_hwcaps;  // "atomics? aarch64"
+  GlibcCacheFlags glibc_cache_flags;
+  // Python's names in wheel platform tags (manylinux_2_17_<ARCH>); "" when unknown (the OCI name stands in).
+  const char* wheel_arch;        // "x86_64"; "armv7l armv6l/v6" when a variant has its own name
+  const char* wheel_arch_older;  // older names of wheels that load on it too: "i586 i386"
 };
 
 // Every row, one per ABI.
 const std::vector<Architecture>& architectures();
 
+// One name of a space-separated column ("armhf/v7 armel/v6"): the name, and the variant after its
+// slash ("" when none).
+struct ListedName {
+  std::string_view name;
+  std::string_view variant;
+};
+std::vector<ListedName> listed_names(std::string_view column);
+bool lists_name(std::string_view column, std::string_view name);  // whatever the variant
+
 // The row of an ELF header; nullptr when the table has none.
 const Architecture* architecture_of_elf(uint16_t e_machine, int elf_class, bool little_endian);
 const Architecture* architecture_of(const ElfFacts& elf);
+
+// The row of an ELF machine and class of either byte order: where both exist, the little-endian one
+// (ppc64le, mips64el).
+const Architecture* architecture_of_machine(uint16_t e_machine, int elf_class);
+
+// The row of this program's own ELF header: the ABI it was built for; nullptr when the table has none.
+const Architecture* host_architecture();
+
+// The row whose OCI name is exactly `oci_arch` ("amd64"); nullptr when none.
+const Architecture* architecture_with_oci_name(std::string_view oci_arch);
 
 // The row of an ElfFacts::machine name ("x86_64", "x32"); nullptr when unknown.
 const Architecture* architecture_named(std::string_view machine);

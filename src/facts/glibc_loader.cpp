@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "elf/architectures.h"
 #include "util/paths.h"
 #include "util/strings.h"
 #include "util/limits.h"
@@ -15,12 +16,6 @@ namespace {
 constexpr int kFirstGlibcHwcapsMinor = 33;  // glibc-hwcaps subdirectories appeared in 2.33
 constexpr int kLastLegacyHwcapsMinor = 36;  // tls, platform and hwcap subdirectories went in 2.37
 
-// From glibc's sysdeps/generic/ldconfig.h.
-constexpr int32_t kFlagElfLibc6 = 0x0003, kFlagElf = 0x0001;
-constexpr int32_t kFlagSparcLib64 = 0x0100, kFlagIa64Lib64 = 0x0200, kFlagX8664Lib64 = 0x0300,
-                  kFlagS390Lib64 = 0x0400, kFlagPowerpcLib64 = 0x0500, kFlagX8664Libx32 = 0x0800,
-                  kFlagArmLibhf = 0x0900, kFlagAarch64Lib64 = 0x0a00, kFlagRiscvDouble = 0x1000;
-
 // The minor number of a 2.x release; unknown releases count as the newest.
 int glibc_minor(const std::string& release) {
   if (!starts_with(release, "2.")) return 1000;
@@ -31,14 +26,6 @@ int glibc_minor(const std::string& release) {
   return i == 2 ? 1000 : minor;
 }
 
-// glibc's _dl_hwcaps_subdirs (sysdeps/*/dl-hwcaps-subdirs.c), best first.
-std::vector<std::string> glibc_hwcaps_levels(uint16_t machine, int elf_class, bool little_endian) {
-  if (machine == EM_X86_64 && elf_class == 64) return {"x86-64-v4", "x86-64-v3", "x86-64-v2"};
-  if (machine == EM_PPC64 && little_endian) return {"power10", "power9"};
-  if (machine == EM_S390 && elf_class == 64) return {"z16", "z15", "z14", "z13"};
-  return {};
-}
-
 // One element of glibc 2.36's legacy subdirectory power set (_dl_important_hwcaps).
 struct LegacyName {
   std::vector<std::string> values;  // several: which one depends on the CPU
@@ -46,17 +33,13 @@ struct LegacyName {
 };
 
 // In glibc's order: the HWCAP_IMPORTANT bits, the platform, "tls" last.
-std::vector<LegacyName> legacy_names(uint16_t machine, int elf_class) {
+std::vector<LegacyName> legacy_names(const Architecture* a) {
   std::vector<LegacyName> names;
-  if (machine == EM_X86_64 && elf_class == 64) {
-    // HWCAP_X86_64 is set on every x86-64 CPU; Intel ones get the platform haswell or xeon_phi.
-    names = {{{"x86_64"}, false}, {{"avx512_1"}, true}, {{"x86_64", "haswell", "xeon_phi"}, true}};
-  } else if (machine == EM_386) {
-    names = {{{"sse2"}, false}, {{"i686"}, false}};  // every CPU that runs containers has both
-  } else if (machine == EM_AARCH64) {
-    names = {{{"atomics"}, true}, {{"aarch64"}, false}};
-  } else if (machine == EM_ARM) {
-    names = {{{"vfp"}, true}, {{"neon"}, true}, {{"v7l", "v8l"}, true}};
+  for (const ListedName& listed : listed_names(a ? a->glibc_legacy_hwcaps : "")) {
+    std::string_view name = listed.name;
+    const bool some_cpus = ends_with(name, "?");
+    if (some_cpus) name.remove_suffix(1);
+    names.push_back({split(std::string(name), "|"), some_cpus});
   }
   names.push_back({{"tls"}, false});
   return names;
@@ -113,29 +96,24 @@ std::vector<std::string> dir_run_at(std::string_view b, size_t at, size_t* end) 
 
 std::vector<HwcapSubdir> glibc_hwcap_subdirs(uint16_t e_machine, int elf_class, bool little_endian,
                                              const std::string& release) {
+  const Architecture* a = architecture_of_elf(e_machine, elf_class, little_endian);
   std::vector<HwcapSubdir> out;
   int minor = glibc_minor(release);
-  if (minor >= kFirstGlibcHwcapsMinor)
-    for (auto& level : glibc_hwcaps_levels(e_machine, elf_class, little_endian))
-      out.push_back({"glibc-hwcaps/" + level, true});
-  if (minor <= kLastLegacyHwcapsMinor) add_legacy_subdirs(legacy_names(e_machine, elf_class), out);
+  if (minor >= kFirstGlibcHwcapsMinor && a)
+    for (const ListedName& level : listed_names(a->glibc_hwcaps))
+      out.push_back({"glibc-hwcaps/" + std::string(level.name), true});
+  if (minor <= kLastLegacyHwcapsMinor) add_legacy_subdirs(legacy_names(a), out);
   return out;
 }
 
 std::vector<int32_t> glibc_cache_flags(uint16_t e_machine, int elf_class) {
-  const bool lib64 = elf_class == 64;
-  switch (e_machine) {
-    case EM_X86_64: return {(lib64 ? kFlagX8664Lib64 : kFlagX8664Libx32) | kFlagElfLibc6};
-    case EM_AARCH64: if (lib64) return {kFlagAarch64Lib64 | kFlagElfLibc6}; break;
-    case EM_ARM: return {kFlagArmLibhf | kFlagElfLibc6, kFlagElfLibc6};  // Debian's armhf; armel takes FLAG_ARM_LIBSF
-    case EM_PPC64: return {kFlagPowerpcLib64 | kFlagElfLibc6};
-    case EM_S390: if (lib64) return {kFlagS390Lib64 | kFlagElfLibc6}; break;
-    case EM_RISCV: if (lib64) return {kFlagRiscvDouble | kFlagElfLibc6}; break;
-    case EM_SPARCV9: return {kFlagSparcLib64 | kFlagElfLibc6};
-    case EM_IA_64: return {kFlagIa64Lib64 | kFlagElfLibc6};
-    default: break;
-  }
-  return {kFlagElfLibc6, kFlagElf};  // glibc's generic check (i386, 32-bit powerpc and s390, ...)
+  using namespace ldconfig_flag;
+  GlibcCacheFlags flags{kElfLibc6, kElf};  // glibc's generic check
+  if (const Architecture* a = architecture_of_machine(e_machine, elf_class)) flags = a->glibc_cache_flags;
+  else if (e_machine == EM_SPARCV9) flags = {kSparcLib64 | kElfLibc6, 0};  // glibc ports with no row
+  else if (e_machine == EM_IA_64) flags = {kIa64Lib64 | kElfLibc6, 0};
+  if (!flags.also) return {flags.own};
+  return {flags.own, flags.also};
 }
 
 std::optional<std::vector<std::string>> glibc_system_dirs_in(std::string_view b, std::string* why) {

@@ -31,12 +31,6 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   for (size_t k = s.find(from); k != std::string::npos; k = s.find(from, k + to.size())) s.replace(k, from.size(), to);
 }
 
-// Debian's multiarch triplet of an ElfFacts::machine name ("x86_64-linux-gnu"); "" when it has none.
-std::string multiarch_triplet(const std::string& machine) {
-  const Architecture* a = architecture_named(machine);
-  return a ? a->multiarch : "";
-}
-
 // The <ARCH> of musl's ld-musl-<ARCH>.so.1 and ld-musl-<ARCH>.path.
 std::string musl_arch_of(const ElfFacts& elf) {
   std::string interp = base_name(elf.interpreter);
@@ -46,12 +40,17 @@ std::string musl_arch_of(const ElfFacts& elf) {
   return a && *a->musl_arch ? a->musl_arch : elf.machine;
 }
 
-// The ElfFacts::machine name of a loader target whose machine has a multiarch triplet, else "".
-// A target has no byte order: where both exist, the little-endian one (ppc64le, mips64el).
-std::string machine_name(uint16_t e_machine, int elf_class) {
-  const Architecture* a = architecture_of_elf(e_machine, elf_class, true);
-  if (!a) a = architecture_of_elf(e_machine, elf_class, false);
-  return a && *a->multiarch ? a->machine : "";
+// The row of a loader target whose machine has a multiarch triplet, else nullptr. A target's byte
+// order is not looked at: where both exist, the little-endian row (ppc64le, mips64el).
+const Architecture* multiarch_row(uint16_t e_machine, int elf_class) {
+  const Architecture* a = architecture_of_machine(e_machine, elf_class);
+  return a && *a->multiarch ? a : nullptr;
+}
+
+// True when the target's libraries may be in lib64: its row says so, or, without a row, it is 64-bit.
+bool has_lib64(uint16_t e_machine, int elf_class) {
+  const Architecture* a = architecture_of_machine(e_machine, elf_class);
+  return a ? a->lib64 : elf_class == 64;
 }
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
@@ -73,13 +72,11 @@ constexpr uint64_t kElf64HeaderSize = 64, kElf32HeaderSize = 52;  // shorter fil
 // imgaudit's system directories where the loader does not say: Debian's multiarch ones, lib64, lib.
 std::vector<std::string> default_glibc_dirs(uint16_t machine, int elf_class) {
   std::vector<std::string> dirs;
-  std::string name = machine_name(machine, elf_class);
-  std::string triplet = name.empty() ? "" : multiarch_triplet(name);
-  if (!triplet.empty()) {
-    dirs.push_back("lib/" + triplet);
-    dirs.push_back("usr/lib/" + triplet);
+  if (const Architecture* a = multiarch_row(machine, elf_class)) {
+    dirs.push_back(std::string("lib/") + a->multiarch);
+    dirs.push_back(std::string("usr/lib/") + a->multiarch);
   }
-  if (elf_class == 64) {
+  if (has_lib64(machine, elf_class)) {
     dirs.push_back("lib64");
     dirs.push_back("usr/lib64");
   }
@@ -187,17 +184,16 @@ std::string LoaderEmulator::expand_dir(const std::string& dir, const std::string
     std::string origin = "/" + origin_dir;
     replace_all(d, "${ORIGIN}", origin);
     replace_all(d, "$ORIGIN", origin);
-    std::string machine = machine_name(t.machine, t.elf_class);
+    const Architecture* a = multiarch_row(t.machine, t.elf_class);
     if (d.find("LIB") != std::string::npos) {
       // Debian's ld.so says lib/<triplet>, Fedora's lib64: take what the image has.
       std::string lib = "lib";
-      std::string multiarch = "lib/" + multiarch_triplet(machine);
-      if (!machine.empty() && view_.resolve(multiarch)) lib = multiarch;
-      else if (t.elf_class == 64 && view_.resolve("lib64")) lib = "lib64";
+      if (a && view_.resolve(std::string("lib/") + a->multiarch)) lib = std::string("lib/") + a->multiarch;
+      else if (has_lib64(t.machine, t.elf_class) && view_.resolve("lib64")) lib = "lib64";
       replace_all(d, "${LIB}", lib);
       replace_all(d, "$LIB", lib);
     }
-    std::string platform = machine == "i386" ? "i686" : machine;
+    std::string platform = !a ? "" : *a->platform ? a->platform : a->machine;
     replace_all(d, "${PLATFORM}", platform);
     replace_all(d, "$PLATFORM", platform);
   }

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "elf/architectures.h"
 #include "rules/linkage_rules.h"
 
 namespace imgaudit {
@@ -41,18 +42,21 @@ PlatformNeeds platform_needs(const std::string& p) {
 }
 
 std::string wheel_arch_for_platform(const std::string& architecture, const std::string& variant) {
-  if (architecture == "amd64") return "x86_64";
-  if (architecture == "arm64") return "aarch64";
-  if (architecture == "386") return "i686";
-  if (architecture == "arm") return variant == "v6" ? "armv6l" : "armv7l";
-  return architecture;  // ppc64le, s390x, riscv64
+  const Architecture* a = architecture_with_oci_name(architecture);
+  if (!a || !*a->wheel_arch) return architecture;
+  std::vector<ListedName> names = listed_names(a->wheel_arch);
+  for (const ListedName& n : names)
+    if (n.variant == variant) return std::string(n.name);
+  return std::string(names.front().name);
 }
 
 namespace {
 
 bool arch_fits(const std::string& wheel, const std::string& image) {
   if (wheel.empty() || image.empty() || wheel == image) return true;
-  return image == "i686" && (wheel == "i386" || wheel == "i586");
+  for (const Architecture& a : architectures())
+    if (lists_name(a.wheel_arch, image) && lists_name(a.wheel_arch_older, wheel)) return true;
+  return false;
 }
 
 // cpXY -> "X.Y"; "" when the tag names no CPython version.

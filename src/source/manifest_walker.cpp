@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "elf/architectures.h"
 #include "source/json_blobs.h"
 #include "source/media_types.h"
 #include "util/error.h"
@@ -112,23 +113,8 @@ ResolvedManifest resolve_parsed(ManifestStore& store, std::string digest, nlohma
 }  // namespace
 
 Platform host_platform() {
-#if defined(__x86_64__)
-  return {"linux", "amd64", ""};
-#elif defined(__aarch64__)
-  return {"linux", "arm64", ""};
-#elif defined(__arm__)
-  return {"linux", "arm", ""};
-#elif defined(__i386__)
-  return {"linux", "386", ""};
-#elif defined(__s390x__)
-  return {"linux", "s390x", ""};
-#elif defined(__powerpc64__)
-  return {"linux", "ppc64le", ""};
-#elif defined(__riscv)
-  return {"linux", "riscv64", ""};
-#else
-  return {"linux", "unknown", ""};
-#endif
+  const Architecture* own = host_architecture();
+  return {"linux", own && *own->oci_arch ? own->oci_arch : "unknown", ""};
 }
 
 Platform config_platform(const nlohmann::json& config) {

@@ -1,6 +1,9 @@
 // The architecture table against the toolchains that build for its rows: gcc's PT_INTERP and
 // multiarch names, musl's loader names, Go's GOARCH names (the OCI ones); the rest as spelled.
+#include <elf.h>
+
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -46,6 +49,46 @@ TEST(Architectures, EachNameNamesOneRow) {
   EXPECT_EQ(elf_machine_name(9999, 64, true), "em-9999");
   EXPECT_EQ(architecture_for_platform("wasm"), nullptr);
   EXPECT_EQ(architecture_for_platform(""), nullptr);
+}
+
+TEST(Architectures, ByMachineTheLittleEndianRowComesFirst) {
+  EXPECT_STREQ(architecture_of_machine(EM_PPC64, 64)->machine, "ppc64le");
+  EXPECT_STREQ(architecture_of_machine(EM_MIPS, 32)->machine, "mipsel");
+  EXPECT_STREQ(architecture_of_machine(EM_S390, 64)->machine, "s390x") << "a big-endian row when it is the only one";
+  EXPECT_EQ(architecture_of_machine(EM_AARCH64, 32), nullptr);
+}
+
+TEST(Architectures, AnOciNameIsOneRowsExactly) {
+  for (const Architecture& a : architectures()) {
+    if (!*a.oci_arch) continue;
+    EXPECT_EQ(architecture_with_oci_name(a.oci_arch), &a) << a.oci_arch;
+  }
+  EXPECT_EQ(architecture_with_oci_name("x86_64"), nullptr) << "a machine name is not an OCI name";
+  EXPECT_EQ(architecture_with_oci_name("armhf"), nullptr) << "nor is an alias";
+  EXPECT_EQ(architecture_with_oci_name(""), nullptr);
+}
+
+// The host is the row of the ELF header of the program running, as the kernel loaded it.
+TEST(Architectures, HostIsTheRowOfThisProgramsOwnHeader) {
+  std::optional<ElfIdentity> own = elf_identity(read_file("/proc/self/exe").substr(0, 64));
+  ASSERT_TRUE(own);
+  EXPECT_EQ(host_architecture(), architecture_named(own->machine)) << own->machine;
+  ASSERT_NE(host_architecture(), nullptr) << own->machine << " has no row";
+  EXPECT_EQ(host_architecture()->elf_class, own->elf_class);
+}
+
+TEST(Architectures, ListedNamesSplitOnSpacesWithTheirVariants) {
+  std::vector<ListedName> names = listed_names("armv7l armv6l/v6");
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].name, "armv7l");
+  EXPECT_EQ(names[0].variant, "");
+  EXPECT_EQ(names[1].name, "armv6l");
+  EXPECT_EQ(names[1].variant, "v6");
+  EXPECT_TRUE(listed_names("").empty());
+  EXPECT_TRUE(lists_name("i586 i386", "i386"));
+  EXPECT_TRUE(lists_name("armv7l armv6l/v6", "armv6l"));
+  EXPECT_FALSE(lists_name("i586 i386", "i38"));
+  EXPECT_FALSE(lists_name("", ""));
 }
 
 // A C toolchain, its program's ELF header and PT_INTERP, and Debian's multiarch name for its output.

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
+#include "elf/architectures.h"
 #include "rules/wheel_tags.h"
 
 using namespace imgaudit;
@@ -45,4 +49,40 @@ TEST(WheelTags, JudgesAgainstTheImage) {
   EXPECT_EQ(check("cp312-cp312-linux_x86_64", alpine), WheelProblem::None);
   EXPECT_EQ(wheel_arch_for_platform("arm64", "v8"), "aarch64");
   EXPECT_EQ(wheel_arch_for_platform("amd64", ""), "x86_64");
+}
+
+TEST(WheelTags, ArchitectureOfEachImagePlatform) {
+  const std::vector<std::tuple<std::string, std::string, std::string>> platforms = {
+      // OCI architecture, variant, wheel architecture
+      {"amd64", "", "x86_64"},     {"amd64", "v3", "x86_64"}, {"arm64", "", "aarch64"},
+      {"386", "", "i686"},         {"arm", "", "armv7l"},     {"arm", "v7", "armv7l"},
+      {"arm", "v6", "armv6l"},     {"ppc64le", "", "ppc64le"}, {"s390x", "", "s390x"},
+      {"riscv64", "", "riscv64"},  {"wasm", "", "wasm"},      {"x86_64", "", "x86_64"}};
+  for (auto& [architecture, variant, wheel] : platforms)
+    EXPECT_EQ(wheel_arch_for_platform(architecture, variant), wheel) << architecture << "/" << variant;
+}
+
+// A wheel built for an image platform's architecture loads there and on no other platform's.
+TEST(WheelTags, EachPlatformsWheelsFitItAlone) {
+  std::vector<std::string> wheel_archs;
+  for (const Architecture& a : architectures())
+    if (*a.oci_arch) wheel_archs.push_back(wheel_arch_for_platform(a.oci_arch, ""));
+  for (const std::string& built_for : wheel_archs)
+    for (const std::string& image : wheel_archs) {
+      TargetPython target{"3.12", "glibc", "2.36", image};
+      EXPECT_EQ(check("cp312-cp312-manylinux_2_17_" + built_for, target),
+                built_for == image ? WheelProblem::None : WheelProblem::Arch)
+          << built_for << " on " << image;
+    }
+}
+
+TEST(WheelTags, OlderX86NamesLoadOnI686Only) {
+  TargetPython i686{"3.12", "glibc", "2.36", "i686"};
+  TargetPython x86_64{"3.12", "glibc", "2.36", "x86_64"};
+  EXPECT_EQ(check("cp312-cp312-manylinux2014_i386", i686), WheelProblem::None);
+  EXPECT_EQ(check("cp312-cp312-manylinux2014_i586", i686), WheelProblem::None);
+  EXPECT_EQ(check("cp312-cp312-manylinux2014_i686", x86_64), WheelProblem::Arch);
+  EXPECT_EQ(check("cp312-cp312-manylinux2014_i386", x86_64), WheelProblem::Arch);
+  TargetPython armv7l{"3.12", "glibc", "2.36", "armv7l"};
+  EXPECT_EQ(check("cp312-cp312-manylinux_2_17_armv6l", armv7l), WheelProblem::Arch);
 }
