@@ -11,6 +11,7 @@
 #include "elf/go_buildinfo.h"
 #include "elf/target_os.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace imgaudit {
 namespace {
@@ -27,30 +28,16 @@ std::string type_name(uint16_t type) {
   }
 }
 
-// "2.34" -> {2, 34}; nullopt unless dot-separated numbers.
-std::optional<std::vector<unsigned long>> version_numbers(std::string_view v) {
-  std::vector<unsigned long> out;
-  while (true) {
-    size_t dot = v.find('.');
-    std::string_view part = v.substr(0, dot);
-    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string_view::npos)
-      return std::nullopt;
-    out.push_back(std::stoul(std::string(part)));
-    if (dot == std::string_view::npos) return out;
-    v.remove_prefix(dot + 1);
-  }
-}
-
 std::string newest_glibc(const std::vector<std::string>& version_needs) {
   std::string best;
-  std::vector<unsigned long> best_numbers;
+  DottedVersion best_version;
   for (std::string_view need : version_needs) {
     std::string_view version = need.substr(need.rfind(':') + 1);
     if (!starts_with(version, "GLIBC_")) continue;
-    auto numbers = version_numbers(version.substr(6));
-    if (numbers && (best.empty() || *numbers > best_numbers)) {
+    auto parsed = DottedVersion::parse(version.substr(6));
+    if (parsed && (best.empty() || *parsed > best_version)) {
       best = std::string(version);
-      best_numbers = *numbers;
+      best_version = *parsed;
     }
   }
   return best;
@@ -186,7 +173,7 @@ std::string glibc_release_in(std::string_view bytes) {
   size_t end = rest.find_first_not_of("0123456789.");
   std::string_view version = rest.substr(0, end);
   while (!version.empty() && version.back() == '.') version.remove_suffix(1);
-  return version_numbers(version) ? std::string(version) : "";
+  return DottedVersion::parse(version) ? std::string(version) : "";
 }
 
 // musl's loader keeps its VERSION ("1.2.5", "1.2.4-git") as a string of its own, which ldso prints
@@ -202,8 +189,8 @@ std::string musl_release_in(std::string_view bytes) {
     i = end;
     if (s.size() > kLongest) continue;
     std::string_view numbers = s.substr(0, s.find_first_of("-+~"));
-    auto parts = version_numbers(numbers);
-    if (!parts || parts->size() != 3) continue;
+    auto parts = DottedVersion::parse(numbers);
+    if (!parts || parts->numbers.size() != 3) continue;
     if (numbers.size() < s.size() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-+~", numbers.size()) !=
                                          std::string_view::npos)
       continue;

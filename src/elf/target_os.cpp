@@ -35,7 +35,7 @@ std::string os_of_interpreter(std::string_view interp) {
   if (starts_with(interp, "/libexec/ld-elf")) return "freebsd";
   if (interp == "/usr/libexec/ld.elf_so") return "netbsd";
   if (interp == "/usr/libexec/ld.so") return "openbsd";
-  if (starts_with(interp, "/usr/lib/") && interp.size() > 9 && interp.substr(interp.size() - 9) == "/ld.so.1")
+  if (starts_with(interp, "/usr/lib/") && ends_with(interp, "/ld.so.1"))
     return "solaris";  // /usr/lib/ld.so.1, /usr/lib/amd64/ld.so.1, /usr/lib/64/ld.so.1, ...
   return "";
 }

@@ -2,6 +2,7 @@
 #include <cstdlib>
 
 #include "facts/image_facts.h"
+#include "util/image_files.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -119,28 +120,28 @@ const Package* Distro::package(const std::string& name) const {
 
 Distro detect_distro(const FsView& view) {
   Distro d;
-  const std::string* os_release = text_at(view, "etc/os-release");
-  if (!os_release) os_release = text_at(view, "usr/lib/os-release");
+  const std::string* os_release = text_at(view, image_file::kOsRelease);
+  if (!os_release) os_release = text_at(view, image_file::kUsrLibOsRelease);
   if (os_release) read_os_release(*os_release, d);
   if (d.id.empty()) {
-    if (auto* t = text_at(view, "etc/alpine-release")) {
+    if (auto* t = text_at(view, image_file::kAlpineRelease)) {
       d.id = "alpine";
       d.version_id = first_line(*t);
-    } else if (auto* t = text_at(view, "etc/debian_version")) {
+    } else if (auto* t = text_at(view, image_file::kDebianVersion)) {
       d.id = "debian";
       d.version_id = first_line(*t);
     }
   }
 
-  const std::string* apk = text_at(view, "lib/apk/db/installed");
-  if (!apk) apk = text_at(view, "usr/lib/apk/db/installed");
+  const std::string* apk = text_at(view, image_file::kApkInstalled);
+  if (!apk) apk = text_at(view, image_file::kUsrLibApkInstalled);
   if (apk) d.packages = parse_apk_installed(*apk);
-  if (auto* status = text_at(view, "var/lib/dpkg/status")) {
+  if (auto* status = text_at(view, image_file::kDpkgStatus)) {
     auto pkgs = parse_dpkg_status(*status);
     d.packages.insert(d.packages.end(), pkgs.begin(), pkgs.end());
   }
-  for (auto& name : view.list_dir("var/lib/dpkg/status.d")) {
-    if (auto* t = text_at(view, "var/lib/dpkg/status.d/" + name)) {
+  for (auto& name : view.list_dir(image_file::kDpkgStatusDir)) {
+    if (auto* t = text_at(view, std::string(image_file::kDpkgStatusDir) + "/" + name)) {
       auto pkgs = parse_dpkg_status(*t);
       d.packages.insert(d.packages.end(), pkgs.begin(), pkgs.end());
     }

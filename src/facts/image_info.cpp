@@ -2,6 +2,8 @@
 
 #include "facts/image_facts.h"
 #include "util/error.h"
+#include "util/image_files.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -33,13 +35,13 @@ std::vector<std::string> packages_in_layer(const LayerFacts& layer) {
   auto add = [&](const std::vector<Package>& pkgs) {
     for (auto& p : pkgs) names.push_back(p.name);
   };
-  for (const char* db : {"lib/apk/db/installed", "usr/lib/apk/db/installed"})
+  for (const char* db : {image_file::kApkInstalled, image_file::kUsrLibApkInstalled})
     if (auto it = layer.texts.find(db); it != layer.texts.end()) add(parse_apk_installed(it->second));
-  const std::string status_d = "var/lib/dpkg/status.d/";
-  for (auto it = layer.texts.lower_bound("var/lib/dpkg/status"); it != layer.texts.end(); ++it) {
-    if (it->first == "var/lib/dpkg/status" || it->first.compare(0, status_d.size(), status_d) == 0)
+  const std::string status_d = std::string(image_file::kDpkgStatusDir) + "/";
+  for (auto it = layer.texts.lower_bound(image_file::kDpkgStatus); it != layer.texts.end(); ++it) {
+    if (it->first == image_file::kDpkgStatus || starts_with(it->first, status_d))
       add(parse_dpkg_status(it->second));
-    else if (it->first.compare(0, 19, "var/lib/dpkg/status") != 0)
+    else if (!starts_with(it->first, image_file::kDpkgStatus))
       break;
   }
   return names;
@@ -50,7 +52,7 @@ std::vector<std::string> packages_in_layer(const LayerFacts& layer) {
 std::optional<std::string> ImageInfo::env_value(const std::string& key) const {
   std::optional<std::string> found;
   for (auto& e : env)  // the last definition wins, as a runtime would set it
-    if (e.size() > key.size() && e.compare(0, key.size(), key) == 0 && e[key.size()] == '=')
+    if (e.size() > key.size() && starts_with(e, key) && e[key.size()] == '=')
       found = e.substr(key.size() + 1);
     else if (e == key)
       found = std::string();

@@ -7,6 +7,7 @@
 
 #include "elf/architectures.h"
 #include "util/error.h"
+#include "util/image_files.h"
 #include "util/limits.h"
 #include "util/paths.h"
 #include "util/strings.h"
@@ -34,7 +35,7 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 // The <ARCH> of musl's ld-musl-<ARCH>.so.1 and ld-musl-<ARCH>.path.
 std::string musl_arch_of(const ElfFacts& elf) {
   std::string interp = base_name(elf.interpreter);
-  if (starts_with(interp, "ld-musl-") && interp.size() > 13 && interp.compare(interp.size() - 5, 5, ".so.1") == 0)
+  if (starts_with(interp, "ld-musl-") && interp.size() > 13 && ends_with(interp, ".so.1"))
     return interp.substr(8, interp.size() - 13);
   const Architecture* a = architecture_of(elf);
   return a && *a->musl_arch ? a->musl_arch : elf.machine;
@@ -120,7 +121,7 @@ LoaderEmulator::LoaderEmulator(const FsView& view, const ImageInfo& image, LibcK
                      " entries, more than the limit of " + std::to_string(kMaxLdLibraryPathEntries));
   for (auto& d : ld_library_path_)
     if (d.find('$') != std::string::npos) env_has_dst_ = true;
-  read_ld_so_conf("etc/ld.so.conf", 0);
+  read_ld_so_conf(image_file::kLdSoConf, 0);
   read_ld_so_cache();
 }
 
@@ -233,7 +234,7 @@ std::string LoaderEmulator::Session::key() const {
 }
 
 void LoaderEmulator::read_ld_so_cache() {
-  auto real = view_.resolve("etc/ld.so.cache");
+  auto real = view_.resolve(image_file::kLdSoCache);
   const Node* n = real ? view_.find(*real) : nullptr;
   if (!n) return;
   if (n->type != EntryType::File || n->elf) {

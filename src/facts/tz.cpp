@@ -2,6 +2,7 @@
 
 #include "facts/image_facts.h"
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -36,7 +37,7 @@ TzFacts detect_tz(const FsView& view, const ImageInfo& image) {
     // nodes() is sorted by path: the folder's subtree is one contiguous range.
     const auto& nodes = view.nodes();
     std::string prefix = *dir + "/";
-    for (auto it = nodes.lower_bound(prefix); it != nodes.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+    for (auto it = nodes.lower_bound(prefix); it != nodes.end() && starts_with(it->first, prefix);
          ++it)
       if (it->second.type == EntryType::File) ++tz.zone_count;
   }

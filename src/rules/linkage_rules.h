@@ -1,6 +1,5 @@
 #pragma once
 #include "rules/finding_groups.h"
-#include "util/version.h"  // version_newer, which wheel_tags takes from here too
 
 namespace imgaudit {
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "util/human_size.h"
+#include "util/image_files.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -60,7 +61,7 @@ void check_packages(const ImageFacts& facts, FindingGroups& groups) {
     for (size_t i = 0; i < f.packages.size() && i < 8; ++i) names += (i ? ", " : "") + f.packages[i]->name;
     if (f.packages.size() > 8) names += " and " + std::to_string(f.packages.size() - 8) + " more";
     std::string created_by = layer >= 0 && layer < (int)facts.image.layers.size() ? facts.image.layers[layer].created_by : "";
-    std::string db = f.packages.front()->manager == "apk" ? "lib/apk/db/installed" : "var/lib/dpkg/status";
+    std::string db = f.packages.front()->manager == "apk" ? image_file::kApkInstalled : image_file::kDpkgStatus;
     groups.add("build-tools-in-image", layer, "", db,
                {{"packages", names}, {"size", human_size(f.bytes)}, {"created_by_short", short_instruction(created_by)}});
   }

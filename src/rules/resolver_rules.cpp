@@ -1,6 +1,5 @@
 #include "rules/resolver_rules.h"
 
-#include "rules/linkage_rules.h"
 #include "util/version.h"
 
 namespace imgaudit {

@@ -3,7 +3,8 @@
 #include <cstring>
 
 #include "elf/architectures.h"
-#include "rules/linkage_rules.h"
+#include "util/strings.h"
+#include "util/version.h"
 
 namespace imgaudit {
 
@@ -24,12 +25,12 @@ PlatformNeeds platform_needs(const std::string& p) {
   };
   static const Legacy legacy[] = {{"manylinux1_", "2.5"}, {"manylinux2010_", "2.12"}, {"manylinux2014_", "2.17"}};
   for (auto& l : legacy)
-    if (p.rfind(l.prefix, 0) == 0) return {"glibc", l.version, p.substr(strlen(l.prefix))};
+    if (starts_with(p, l.prefix)) return {"glibc", l.version, p.substr(strlen(l.prefix))};
 
   // manylinux_X_Y_ARCH, musllinux_X_Y_ARCH; ARCH may hold '_' (x86_64).
   for (auto [prefix, libc] : {std::pair{"manylinux_", "glibc"}, std::pair{"musllinux_", "musl"}}) {
     std::string pre = prefix;
-    if (p.rfind(pre, 0) != 0) continue;
+    if (!starts_with(p, pre)) continue;
     auto rest = p.substr(pre.size());
     auto x = rest.find('_');
     if (x == std::string::npos) break;
@@ -37,7 +38,7 @@ PlatformNeeds platform_needs(const std::string& p) {
     if (y == std::string::npos) break;
     return {libc, rest.substr(0, x) + "." + rest.substr(x + 1, y - x - 1), rest.substr(y + 1)};
   }
-  if (p.rfind("linux_", 0) == 0) return {"", "", p.substr(6)};  // built in place: fits the libc it was built on
+  if (starts_with(p, "linux_")) return {"", "", p.substr(6)};  // built in place: fits the libc it was built on
   return {"", "", ""};                                          // "any" and the rest
 }
 
@@ -61,13 +62,13 @@ bool arch_fits(const std::string& wheel, const std::string& image) {
 
 // cpXY -> "X.Y"; "" when the tag names no CPython version.
 std::string cpython_version(const std::string& tag) {
-  if (tag.size() < 4 || tag.rfind("cp", 0) != 0) return "";
+  if (tag.size() < 4 || !starts_with(tag, "cp")) return "";
   return tag.substr(2, 1) + "." + tag.substr(3);
 }
 
 bool python_fits(const WheelTag& t, const std::string& version) {
   if (version.empty()) return true;
-  if (t.python.rfind("py", 0) == 0) return t.abi == "none" || t.abi == "abi3";  // py3-none
+  if (starts_with(t.python, "py")) return t.abi == "none" || t.abi == "abi3";  // py3-none
   auto built_for = cpython_version(t.python);
   if (built_for.empty()) return true;  // pp39 and the like: not checked
   if (t.abi == "abi3") return !version_newer(built_for, version);

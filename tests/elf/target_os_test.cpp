@@ -123,6 +123,20 @@ TEST(ElfTargetOs, BionicInterpreter) {
   }
 }
 
+// illumos and Solaris leave EI_OSABI at System V; their loader is /usr/lib[/64]/ld.so.1. (The suffix test
+// compared 9 bytes with an 8-byte "/ld.so.1" and never matched.)
+TEST(ElfTargetOs, SolarisInterpreter) {
+  TempDir dir;
+  for (std::string loader : {"/usr/lib/ld.so.1", "/usr/lib/64/ld.so.1", "/usr/lib/amd64/ld.so.1"}) {
+    std::string bin = build(dir, "gcc", kHelloC, "hello", "-Wl,--dynamic-linker=" + loader);
+    ASSERT_FALSE(bin.empty());
+    EXPECT_EQ(facts_of_file(bin).os, "solaris") << loader;
+  }
+  std::string glibc_like = build(dir, "gcc", kHelloC, "hello", "-Wl,--dynamic-linker=/lib/ld.so.1");
+  ASSERT_FALSE(glibc_like.empty());
+  EXPECT_EQ(facts_of_file(glibc_like).os, "linux") << "ppc's glibc loader is /lib/ld.so.1";
+}
+
 TEST(ElfTargetOs, BsdNotes) {
   TempDir dir;
   struct Case {

@@ -4,7 +4,6 @@
 
 #include "rules/catalog.h"
 #include "rules/finding_groups.h"
-#include "rules/linkage_rules.h"
 #include "util/strings.h"
 
 using namespace imgaudit;
@@ -106,10 +105,3 @@ TEST(Catalog, FindingsFillInTheirSpecifics) {
   }
 }
 
-TEST(Versions, ComparesNumerically) {
-  EXPECT_TRUE(version_newer("GLIBC_2.34", "2.4"));
-  EXPECT_TRUE(version_newer("GLIBC_2.34", "2.30"));
-  EXPECT_FALSE(version_newer("GLIBC_2.17", "2.36"));
-  EXPECT_FALSE(version_newer("GLIBC_2.36", "2.36"));
-  EXPECT_TRUE(version_newer("GLIBC_2.2.5", "2.2"));
-}

@@ -29,6 +29,10 @@ TEST(DottedVersion, ComparesNumberByNumber) {
   EXPECT_TRUE(version_newer("2.10", "2.9"));
   EXPECT_FALSE(version_newer("2.9", "2.10"));
   EXPECT_TRUE(version_newer("GLIBC_2.34", "2.4"));
+  EXPECT_TRUE(version_newer("GLIBC_2.34", "2.30"));
+  EXPECT_FALSE(version_newer("GLIBC_2.17", "2.36"));
+  EXPECT_FALSE(version_newer("GLIBC_2.36", "2.36"));
+  EXPECT_TRUE(version_newer("GLIBC_2.2.5", "2.2"));
   EXPECT_TRUE(version_newer("1.2.4", "1.2.3"));
   EXPECT_TRUE(version_newer("1.2.4", "1.2"));
   EXPECT_FALSE(version_newer("1.2.4", "1.2.4-r1"));
