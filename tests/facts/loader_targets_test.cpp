@@ -11,6 +11,7 @@
 #include "elf/elf_facts.h"
 #include "facts/glibc_loader.h"
 #include "facts/loader.h"
+#include "util/strings.h"
 #include "view_builder.h"
 
 namespace imgaudit {
@@ -137,7 +138,7 @@ TEST(GlibcLoaderTargets, GlibcHwcapsSubdirectoriesOfEachTarget) {
   EXPECT_EQ(paths_of(glibc_hwcap_subdirs(EM_X86_64, 32, true, "2.37")), Names{}) << "x32 has none";
   EXPECT_EQ(paths_of(glibc_hwcap_subdirs(EM_AARCH64, 64, true, "2.37")), Names{});
   Names legacy = paths_of(glibc_hwcap_subdirs(EM_X86_64, 64, true, "2.32"));
-  for (const std::string& path : legacy) EXPECT_NE(path.rfind("glibc-hwcaps/", 0), 0u) << "before 2.33: " << path;
+  for (const std::string& path : legacy) EXPECT_FALSE(starts_with(path, "glibc-hwcaps/")) << "before 2.33: " << path;
   EXPECT_NE(std::find(legacy.begin(), legacy.end(), "haswell/x86_64"), legacy.end());
 }
 
