@@ -18,7 +18,6 @@ constexpr bool kRare = true;
 constexpr bool kLib64 = true;
 
 using namespace ldconfig_flag;
-constexpr GlibcCacheFlags kGenericCache{kElfLibc6, kElf};  // glibc's generic check
 constexpr GlibcCacheFlags libc6(int32_t architecture_flag) { return {architecture_flag | kElfLibc6, 0}; }
 
 // Sources, one per column:
@@ -61,7 +60,7 @@ const std::vector<Architecture> kArchitectures = {
     {EM_386, 32, LE, "i386", "386", "", "i686",
      "/lib/ld-linux.so.2", "i386", "i386-linux-gnu", "amd64", false, "32-bit x86 on an x86_64 kernel",
      !kLib64, "i686", "", "sse2 i686",
-     kGenericCache, "i686", "i586 i386"},
+     kGenericGlibcCacheFlags, "i686", "i586 i386"},
     {EM_AARCH64, 64, LE, "aarch64", "arm64", "v8", "",
      "/lib/ld-linux-aarch64.so.1", "aarch64", "aarch64-linux-gnu", "", false, "",
      kLib64, "aarch64", "", "atomics? aarch64",
@@ -83,7 +82,7 @@ const std::vector<Architecture> kArchitectures = {
     {EM_PPC, 32, BE, "ppc", "", "", "",
      "/lib/ld.so.1", "powerpc", "powerpc-linux-gnu", "", false, "",
      !kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_S390, 64, BE, "s390x", "s390x", "", "",
      "/lib/ld64.so.1", "s390x", "s390x-linux-gnu", "", false, "",
      kLib64, "", "z16 z15 z14 z13", "",
@@ -91,7 +90,7 @@ const std::vector<Architecture> kArchitectures = {
     {EM_S390, 32, BE, "s390", "", "", "",
      "/lib/ld.so.1", "", "s390-linux-gnu", "", false, "",
      !kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_RISCV, 64, LE, "riscv64", "riscv64", "", "",
      "/lib/ld-linux-riscv64-lp64d.so.1", "riscv64", "riscv64-linux-gnu", "", false, "",
      kLib64, "", "", "",
@@ -99,27 +98,27 @@ const std::vector<Architecture> kArchitectures = {
     {EM_RISCV, 32, LE, "riscv32", "", "", "",
      "/lib/ld-linux-riscv32-ilp32d.so.1", "riscv32", "", "", false, "",
      !kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_MIPS, 64, LE, "mips64el", "mips64le", "", "",
      "/lib64/ld.so.1", "mips64el", "mips64el-linux-gnuabi64", "", false, "",
      kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_MIPS, 64, BE, "mips64", "mips64", "", "",
      "/lib64/ld.so.1", "mips64", "mips64-linux-gnuabi64", "", false, "",
      kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_MIPS, 32, LE, "mipsel", "mipsle", "", "",
      "/lib/ld.so.1", "mipsel", "mipsel-linux-gnu", "", false, "",
      !kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {EM_MIPS, 32, BE, "mips", "mips", "", "",
      "/lib/ld.so.1", "mips", "mips-linux-gnu", "", false, "",
      !kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
     {kEmLoongArch, 64, LE, "loongarch64", "loong64", "", "",
      "/lib64/ld-linux-loongarch-lp64d.so.1", "loongarch64", "loongarch64-linux-gnu", "", false, "",
      kLib64, "", "", "",
-     kGenericCache, "", ""},
+     kGenericGlibcCacheFlags, "", ""},
 };
 
 // True when one of the `aliases` is `name`; *variant gets what it implies ("v7" of "armhf/v7"), else "".

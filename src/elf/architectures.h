@@ -21,6 +21,8 @@ struct GlibcCacheFlags {
   int32_t own;   // its _DL_CACHE_DEFAULT_ID
   int32_t also;  // another it takes; 0 when none
 };
+// glibc's generic check, of the ports that define no flags of their own (i386, 32-bit powerpc and s390...).
+constexpr GlibcCacheFlags kGenericGlibcCacheFlags{ldconfig_flag::kElfLibc6, ldconfig_flag::kElf};
 
 // One Linux ABI an ELF file can be built for, with every name it goes by: in its ELF header, in
 // imgaudit's facts, in image platforms, and in the paths glibc, musl and Debian give it.

@@ -108,7 +108,7 @@ std::vector<HwcapSubdir> glibc_hwcap_subdirs(uint16_t e_machine, int elf_class, 
 
 std::vector<int32_t> glibc_cache_flags(uint16_t e_machine, int elf_class) {
   using namespace ldconfig_flag;
-  GlibcCacheFlags flags{kElfLibc6, kElf};  // glibc's generic check
+  GlibcCacheFlags flags = kGenericGlibcCacheFlags;
   if (const Architecture* a = architecture_of_machine(e_machine, elf_class)) flags = a->glibc_cache_flags;
   else if (e_machine == EM_SPARCV9) flags = {kSparcLib64 | kElfLibc6, 0};  // glibc ports with no row
   else if (e_machine == EM_IA_64) flags = {kIa64Lib64 | kElfLibc6, 0};

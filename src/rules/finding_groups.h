@@ -38,8 +38,8 @@ class FindingGroups {
   std::map<std::tuple<std::string, int, std::string>, Group> groups_;
 };
 
-// The layer a finding names for something `layer` brought: -1 when the image has no layers (a rootfs
-// folder), where there is no layer to name.
+// The layer a finding names for something `layer` brought: -1 for a rootfs folder, which has no layer
+// to name.
 inline int finding_layer(const ImageFacts& facts, int layer) { return facts.image.from_folder ? -1 : layer; }
 
 // Template variables every rule may use: distro, image libc, platform, base_hint.
