@@ -57,7 +57,7 @@ Audit::Audit(const AuditOptions& options) {
     layer_cache = &streamed;
   else if (cache_layers)
     layer_cache = &*facts;
-  // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
+  // Name the image as well as the layer: "oci:/x: layer 2 sha256:...: digest mismatch".
   auto naming_image = [&](const InputError& e) {
     const std::string image = source->describe();
     if (e.subject() == image) return e;

@@ -67,8 +67,8 @@ struct LayerReadOptions {
 
 // Reads a layer blob through libarchive (tar, gzip, zstd, whatever the media
 // type says), verifying its digest against `layer.digest` and, when not empty,
-// the uncompressed tar's against `expected_diff_id`. Throws InputError naming
-// the layer on a corrupt or truncated stream or a digest mismatch.
+// the uncompressed tar's against `expected_diff_id`. Throws InputError saying
+// what was wrong (a corrupt or truncated stream, a digest mismatch); the caller names the layer.
 LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id,
                       const LayerReadOptions& options = {});
 

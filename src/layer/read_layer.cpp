@@ -272,21 +272,15 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
 
 LayerFacts read_layer(ByteStream& blob, const Descriptor& layer, const std::string& expected_diff_id,
                       const LayerReadOptions& options) {
-  std::string name = "layer " + (layer.digest.empty() ? std::string("(no digest)") : layer.digest);
-  LayerFacts facts;
-  try {
-    facts = read_verbatim(blob, layer.size, options);
-  } catch (const InputError& err) {
-    throw InputError(name + ": " + err.what());
-  }
+  LayerFacts facts = read_verbatim(blob, layer.size, options);
   facts.media_type = layer.media_type;
   if (layer.size >= 0 && uint64_t(layer.size) != facts.compressed_size)
-    throw InputError(name + ": blob is " + std::to_string(facts.compressed_size) + " bytes, its descriptor says " +
+    throw InputError("blob is " + std::to_string(facts.compressed_size) + " bytes, its descriptor says " +
                      std::to_string(layer.size));
   if (!layer.digest.empty() && facts.digest != layer.digest)
-    throw InputError(name + ": digest mismatch (got " + facts.digest + ")");
+    throw InputError("digest mismatch (got " + facts.digest + ")");
   if (options.verify_diff_id && !expected_diff_id.empty() && facts.diff_id != expected_diff_id)
-    throw InputError(name + ": diff_id mismatch (expected " + expected_diff_id + ", got " + facts.diff_id + ")");
+    throw InputError("diff_id mismatch (expected " + expected_diff_id + ", got " + facts.diff_id + ")");
   return facts;
 }
 

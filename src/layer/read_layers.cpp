@@ -56,6 +56,11 @@ class ImageTotals {
   uint64_t entries_ = 0, content_ = 0;
 };
 
+// "layer 2 sha256:...": its place bottom-up, as the text report counts layers, and its digest.
+std::string layer_name(size_t index, const Descriptor& layer) {
+  return "layer " + std::to_string(index) + (layer.digest.empty() ? "" : " " + layer.digest);
+}
+
 }  // namespace
 
 std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache,
@@ -98,8 +103,7 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
           // Facts read without verifying their diff_id do not stand for a run that verifies it.
           if (hit && verify_diff_ids && !diff_id.empty() && hit->diff_id.empty()) hit.reset();
           if (hit && hit->digest == layers[i].digest && verify_diff_ids && !diff_id.empty() && hit->diff_id != diff_id)
-            throw InputError("layer " + layers[i].digest + ": diff_id mismatch (expected " + diff_id + ", got " +
-                             hit->diff_id + ")");
+            throw InputError("diff_id mismatch (expected " + diff_id + ", got " + hit->diff_id + ")");
           if (hit && hit->digest == layers[i].digest) {
             out[i] = std::move(*hit);
             out[i].media_type = layers[i].media_type;
@@ -122,6 +126,12 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
         out[i] = read_layer(*blob, layers[i], diff_id, options);
         if (cacheable) cache->store(out[i]);
         totals.add(out[i]);
+      } catch (const InputError& e) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        // The one place a layer's errors gain its name; what throws them names neither layer nor image.
+        if (!first_error && !e.subject().empty()) first_error = std::current_exception();
+        if (!first_error) first_error = std::make_exception_ptr(InputError(layer_name(i, layers[i]) + ": " + e.what()));
+        failed = true;
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!first_error) first_error = std::current_exception();

@@ -10,7 +10,7 @@ namespace imgaudit {
 // Reads every layer of `src` on `workers` threads (0: one per core), largest first, a layer with a
 // thread to spare decompressing beside its parsing; each checked against the config's
 // rootfs.diff_ids when it lists them, unless `verify_diff_ids` is false. A rootfs folder gives one
-// LayerFacts. The first error is rethrown as InputError. With a cache, a layer whose digest is there
+// LayerFacts. The first error is rethrown as InputError, a layer's as "layer N sha256:...: why". With a cache, a layer whose digest is there
 // is not opened, and each layer read and verified is stored.
 std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers = 0,
                                     const LayerFactsCache* cache = nullptr, bool verify_diff_ids = true);

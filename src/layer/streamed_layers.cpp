@@ -5,7 +5,7 @@
 
 namespace imgaudit {
 
-std::string StreamedLayers::read_blob(const std::string&, const std::string& named_digest, uint64_t size,
+std::string StreamedLayers::read_blob(const std::string& path, const std::string& named_digest, uint64_t size,
                                       ByteStream& bytes) {
   if (!named_digest.empty() && facts_.count(named_digest)) return named_digest;
   std::optional<LayerFacts> cached = persistent_ && !named_digest.empty() ? persistent_->load(named_digest) : std::nullopt;
@@ -19,7 +19,13 @@ std::string StreamedLayers::read_blob(const std::string&, const std::string& nam
     return digest;
   }
   Descriptor d{"", named_digest, static_cast<int64_t>(size)};
-  LayerFacts facts = read_layer(bytes, d, "", options_);
+  LayerFacts facts;
+  try {
+    facts = read_layer(bytes, d, "", options_);
+  } catch (const InputError& e) {
+    // Streamed before the archive's manifest says which layer of the image it is.
+    throw InputError("layer " + (named_digest.empty() ? path : named_digest) + ": " + e.what());
+  }
   std::string digest = facts.digest;
   if (persistent_) persistent_->store(facts);
   facts_[digest] = std::move(facts);

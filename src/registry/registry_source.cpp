@@ -25,14 +25,10 @@ RegistryClient::Manifest fetch_manifest(RegistryClient& client, const BlobCache*
 // A layer blob straight from HTTP; a connection lost midway resumes with a Range request.
 class RegistryBlobStream : public ByteStream {
  public:
-  RegistryBlobStream(std::shared_ptr<RegistryClient> client, Descriptor layer, Progress* progress, std::string name)
-      : client_(std::move(client)), layer_(std::move(layer)), progress_(progress), name_(std::move(name)) {
+  RegistryBlobStream(std::shared_ptr<RegistryClient> client, Descriptor layer, Progress* progress)
+      : client_(std::move(client)), layer_(std::move(layer)), progress_(progress) {
     if (progress_) progress_->start(layer_.digest, layer_.size);
-    try {
-      stream_ = client_->open_blob(layer_.digest, 0);
-    } catch (const InputError& e) {
-      throw InputError::about(name_, "layer " + layer_.digest + ": " + e.what());
-    }
+    stream_ = client_->open_blob(layer_.digest, 0);
   }
   ~RegistryBlobStream() override {
     if (progress_) progress_->finish(layer_.digest);
@@ -47,7 +43,7 @@ class RegistryBlobStream : public ByteStream {
         return got;
       } catch (const TransferError& e) {
         if (!e.transient() || resumes + 1 >= kMaxAttempts)
-          throw InputError::about(name_, std::string(e.what()) + " after " + std::to_string(delivered_) + " bytes");
+          throw InputError(std::string(e.what()) + " after " + std::to_string(delivered_) + " bytes");
         stream_.reset();
         stream_ = open(delivered_);
       }
@@ -55,19 +51,18 @@ class RegistryBlobStream : public ByteStream {
   }
 
  private:
-  // Errors inside read() reach read_layer, which names the layer.
+  // read_layers names the layer and the audit the image: the errors here say only what went wrong.
   std::unique_ptr<HttpStream> open(uint64_t offset) {
     try {
       return client_->open_blob(layer_.digest, offset);
     } catch (const InputError& e) {
-      throw InputError::about(name_, std::string(e.what()) + " (resuming after " + std::to_string(offset) + " bytes)");
+      throw InputError(std::string(e.what()) + " (resuming after " + std::to_string(offset) + " bytes)");
     }
   }
 
   std::shared_ptr<RegistryClient> client_;
   Descriptor layer_;
   Progress* progress_;
-  std::string name_;
   std::unique_ptr<HttpStream> stream_;
   uint64_t delivered_ = 0;
 };
@@ -85,7 +80,7 @@ class RegistrySource : public ImageSource {
   ImageIdentity identity() const override { return identity_; }
   std::vector<Descriptor> layers() const override { return layers_; }
   std::unique_ptr<ByteStream> open_blob(const Descriptor& layer) const override {
-    return std::make_unique<RegistryBlobStream>(client_, layer, progress_, describe());
+    return std::make_unique<RegistryBlobStream>(client_, layer, progress_);
   }
 
  private:

@@ -214,9 +214,9 @@ TEST(HostileInput, BlobLongerThanItsDescriptorFailsAtTheSize) {
 
 namespace {
 
-// The error line imgaudit gives for an image whose layer 0 is `blob`: "imgaudit: <ref>: layer <digest>: ".
+// The error line imgaudit gives for an image whose layer 0 is `blob`: "imgaudit: <ref>: layer 0 <digest>: ".
 std::string layer_error_start(const std::string& ref, const LayerBlob& blob) {
-  return "imgaudit: " + ref + ": layer " + Sha256::of(blob.bytes) + ": ";
+  return "imgaudit: " + ref + ": layer 0 " + Sha256::of(blob.bytes) + ": ";
 }
 
 std::string repeated(const std::string& part, size_t times) {

@@ -180,7 +180,7 @@ TEST(ReadLayer, WrongDigestIsAnInputError) {
   d.digest = Sha256::of("something else");
   MemoryStream s(blob);
   std::string msg = input_error_of([&] { read_layer(s, d, ""); });
-  EXPECT_EQ(msg, "layer " + d.digest + ": digest mismatch (got " + real + ")");
+  EXPECT_EQ(msg, "digest mismatch (got " + real + ")");
 }
 
 TEST(ReadLayer, WrongDiffIdIsAnInputError) {
@@ -188,7 +188,7 @@ TEST(ReadLayer, WrongDiffIdIsAnInputError) {
   MemoryStream s(blob);
   std::string wrong = Sha256::of("not the tar");
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), wrong); });
-  EXPECT_EQ(msg, "layer " + Sha256::of(blob) + ": diff_id mismatch (expected " + wrong + ", got " +
+  EXPECT_EQ(msg, "diff_id mismatch (expected " + wrong + ", got " +
                      Sha256::of(uncompressed_tar(blob)) + ")");
 }
 
@@ -208,13 +208,13 @@ TEST(ReadLayer, DrainsTheWholeBlobPastTheTarEndMarker) {
   EXPECT_EQ(l.uncompressed_size, tar.size());
 }
 
-TEST(ReadLayer, TruncatedGzipIsAnInputErrorNamingTheLayer) {
+TEST(ReadLayer, TruncatedGzipIsAnInputErrorOfOneLine) {
   std::string blob = make_layer_blob({file("big", std::string(200000, 'a') + "end")}, Compression::Gzip);
   std::string cut = blob.substr(0, blob.size() / 2);
   MemoryStream s(cut);
   Descriptor d = descriptor_of(blob);
   std::string msg = input_error_of([&] { read_layer(s, d, ""); });
-  EXPECT_TRUE(starts_with(msg, "layer " + d.digest + ": ")) << msg;
+  EXPECT_FALSE(starts_with(msg, "layer ")) << msg;  // read_layers names the layer
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
@@ -223,7 +223,7 @@ TEST(ReadLayer, BlobShorterThanItsDescriptorIsAnInputError) {
   Descriptor d = descriptor_of(tar);
   MemoryStream s(tar.substr(0, 1024));
   std::string msg = input_error_of([&] { read_layer(s, d, ""); });
-  EXPECT_TRUE(starts_with(msg, "layer " + d.digest + ": ")) << msg;
+  EXPECT_FALSE(starts_with(msg, "layer ")) << msg;  // read_layers names the layer
   EXPECT_NE(msg.find("runcated"), std::string::npos) << msg;
 }
 
@@ -233,7 +233,7 @@ TEST(ReadLayer, SizeMismatchIsAnInputError) {
   d.size += 10;
   MemoryStream s(blob);
   EXPECT_EQ(input_error_of([&] { read_layer(s, d, ""); }),
-            "layer " + d.digest + ": blob is " + std::to_string(blob.size()) + " bytes, its descriptor says " +
+            "blob is " + std::to_string(blob.size()) + " bytes, its descriptor says " +
                 std::to_string(d.size));
 }
 
@@ -243,7 +243,7 @@ TEST(ReadLayer, BlobLongerThanItsDescriptorStopsAtTheSize) {
   d.size -= 10;
   MemoryStream s(blob);
   EXPECT_EQ(input_error_of([&] { read_layer(s, d, ""); }),
-            "layer " + d.digest + ": blob is longer than the " + std::to_string(d.size) + " bytes its descriptor says");
+            "blob is longer than the " + std::to_string(d.size) + " bytes its descriptor says");
 }
 
 TEST(ReadLayer, CorruptTarIsAnInputError) {
@@ -252,7 +252,7 @@ TEST(ReadLayer, CorruptTarIsAnInputError) {
   tar[148] = 'Z';
   MemoryStream s(tar);
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(tar), ""); });
-  EXPECT_TRUE(starts_with(msg, "layer " + Sha256::of(tar) + ": ")) << msg;
+  EXPECT_FALSE(starts_with(msg, "layer ")) << msg;  // read_layers names the layer
 }
 
 TEST(ReadLayer, CorruptTarInsideGzipIsAnInputError) {
@@ -264,7 +264,7 @@ TEST(ReadLayer, CorruptTarInsideGzipIsAnInputError) {
   std::string blob = read_file(tmp / "t.gz");
   MemoryStream s(blob);
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), ""); });
-  EXPECT_TRUE(starts_with(msg, "layer " + Sha256::of(blob) + ": ")) << msg;
+  EXPECT_FALSE(starts_with(msg, "layer ")) << msg;  // read_layers names the layer
 }
 
 TEST(ReadLayer, GarbageBytesAreAnInputError) {
@@ -272,7 +272,7 @@ TEST(ReadLayer, GarbageBytesAreAnInputError) {
   for (int i = 0; i < 5000; ++i) garbage += char((i * 7919 + 13) % 251);
   MemoryStream s(garbage);
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(garbage), ""); });
-  EXPECT_EQ(msg, "layer " + Sha256::of(garbage) + ": not a valid tar stream: Unrecognized archive format");
+  EXPECT_EQ(msg, "not a valid tar stream: Unrecognized archive format");
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
 }
 
@@ -304,7 +304,7 @@ TEST(ReadLayer, AnyStreamExceptionBecomesTheLayersError) {
     std::string blob = make_layer_blob({file("big", std::string(300000, 'q'))}, c);
     FailingStream s(blob.substr(0, blob.size() / 2), /*plain=*/true);
     std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), ""); });
-    EXPECT_EQ(msg, "layer " + Sha256::of(blob) + ": connection reset");
+    EXPECT_EQ(msg, "connection reset");
   }
 }
 
@@ -312,7 +312,7 @@ TEST(ReadLayer, StreamFailureIsReportedWithItsReason) {
   std::string blob = make_layer_blob({file("big", std::string(300000, 'q'))}, Compression::Gzip);
   FailingStream s(blob.substr(0, blob.size() / 2));
   std::string msg = input_error_of([&] { read_layer(s, descriptor_of(blob), ""); });
-  EXPECT_TRUE(starts_with(msg, "layer " + Sha256::of(blob) + ": ")) << msg;
+  EXPECT_FALSE(starts_with(msg, "layer ")) << msg;  // read_layers names the layer
   EXPECT_NE(msg.find("blob cut by the network"), std::string::npos) << msg;
 }
 
@@ -348,7 +348,7 @@ TEST(ReadLayerEdges, EmptyBlobIsAnInputError) {
     LayerFacts l = read_layer(s, descriptor_of(""), "");
     ADD_FAILURE() << "read " << l.entries.size() << " entries from nothing";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "layer " + Sha256::of("") + ": the blob is empty");
+    EXPECT_EQ(std::string(e.what()), "the blob is empty");
   }
 }
 

@@ -90,8 +90,8 @@ TEST(ReadLayers, WrongDiffIdInTheConfigIsAnInputErrorNamingTheLayer) {
     read_layers(src, 2);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[3].digest + ": diff_id mismatch"))
-        << e.what();
+    EXPECT_EQ(e.what(), "layer 3 " + src.layers_[3].digest + ": diff_id mismatch (expected " + Sha256::of("other") +
+                            ", got " + Sha256::of(uncompressed_tar(src.blobs_[src.layers_[3].digest])) + ")");
   }
 }
 
@@ -105,7 +105,10 @@ TEST(ReadLayers, CorruptLayerIsAnInputError) {
     read_layers(src, 3);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[1].digest + ": ")) << e.what();
+    EXPECT_TRUE(starts_with(e.what(), "layer 1 " + src.layers_[1].digest + ": ")) << e.what();
+    // Named once: nothing below read_layers names the layer again.
+    EXPECT_EQ(std::string(e.what()).find(src.layers_[1].digest, 8 + src.layers_[1].digest.size()), std::string::npos)
+        << e.what();
   }
 }
 
@@ -160,8 +163,8 @@ TEST(ReadLayers, DiffIdsNotVerifiedAreNotClaimedNorTrustedLater) {
     read_layers(src, 2, &cache, true);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_TRUE(starts_with(e.what(), "layer " + src.layers_[3].digest + ": diff_id mismatch"))
-        << e.what();
+    EXPECT_EQ(e.what(), "layer 3 " + src.layers_[3].digest + ": diff_id mismatch (expected " + Sha256::of("other") +
+                            ", got " + Sha256::of(uncompressed_tar(src.blobs_[src.layers_[3].digest])) + ")");
   }
 }
 
