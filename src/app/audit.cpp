@@ -3,12 +3,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "cache/blob_cache.h"
 #include "cache/cache_dir.h"
-#include "cache/facts_cache.h"
 #include "layer/read_layers.h"
-#include "layer/streamed_layers.h"
-#include "registry/progress.h"
 #include "registry/registry_source.h"
 #include "rules/evaluate.h"
 #include "util/error.h"
@@ -16,67 +12,84 @@
 
 namespace imgaudit {
 
-Audit::Audit(const AuditOptions& options) {
+AuditSession::AuditSession(const AuditOptions& options)
+    : options_(options), jobs_(options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency())) {
   std::string cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
-  std::optional<BlobCache> blobs;
-  std::optional<FactsCache> facts;
   if (options.use_cache && !cache_dir.empty()) {
-    blobs.emplace(cache_dir);
-    facts.emplace(cache_dir);
+    blobs_.emplace(cache_dir);
+    facts_.emplace(cache_dir);
   }
-  std::unique_ptr<Progress> progress = options.progress ? std::make_unique<Progress>(stderr) : nullptr;
-  RegistryOptions registry = options.registry;
-  registry.cache = blobs ? &*blobs : nullptr;
-  registry.progress = progress.get();
-  // Layer facts of archives read in one pass (stdin, the engines), by digest.
-  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (options.progress) progress_ = std::make_unique<Progress>(stderr);
+  registry_ = options.registry;
+  registry_.cache = blobs_ ? &*blobs_ : nullptr;
+  registry_.progress = progress_.get();
+}
+
+OpenedImage AuditSession::open(const std::string& image) const {
+  OpenedImage opened;
   // A stream's layers come one after another: each gets the threads -j gives, up to two.
-  StreamedLayers streamed(facts && !options.cache_dir.empty() ? &*facts : nullptr,
-                          LayerReadOptions{options.verify_diff_ids, jobs > 1});
-  bool from_registry = false, from_stream = false;
+  opened.streamed = std::make_unique<StreamedLayers>(facts_ && !options_.cache_dir.empty() ? &*facts_ : nullptr,
+                                                     LayerReadOptions{options_.verify_diff_ids, jobs_ > 1});
+  bool from_stream = false;
   ImageOpeners openers;
   openers.registry = [&](const std::string& reference, const std::optional<Platform>& platform) {
-    from_registry = true;
-    return open_registry_image(reference, platform, registry);
+    opened.from_registry = true;
+    return open_registry_image(reference, platform, registry_);
   };
   openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
                        bool required, const StreamedBlobReader& read_blob, std::string* why_not) {
-    return open_engine_image(engine, name, platform, required, read_blob, why_not, options.engine);
+    return open_engine_image(engine, name, platform, required, read_blob, why_not, options_.engine);
   };
   openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,
                                    ByteStream& bytes) {
     from_stream = true;
-    return streamed.read_blob(path, named_digest, size, bytes);
+    return opened.streamed->read_blob(path, named_digest, size, bytes);
   };
-  openers.lookup = options.lookup;
-  std::vector<std::string> passed_over;
-  auto source = open_image(options.image, options.platform, openers, &passed_over);
-  bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
-  const LayerFactsCache* layer_cache = nullptr;
-  if (from_stream)
-    layer_cache = &streamed;
-  else if (cache_layers)
-    layer_cache = &*facts;
+  openers.lookup = options_.lookup;
+  opened.source = open_image(image, options_.platform, openers, &opened.passed_over);
+  if (!from_stream) opened.streamed.reset();
+  return opened;
+}
+
+const LayerFactsCache* AuditSession::layer_cache(const OpenedImage& image) const {
+  if (image.streamed) return image.streamed.get();
+  if (facts_ && (image.from_registry || !options_.cache_dir.empty())) return &*facts_;
+  return nullptr;
+}
+
+Audit::Audit(const AuditOptions& options) {
+  AuditSession session(options);
+  run(session, session.open(options.image), session.jobs(), nullptr);
+}
+
+Audit::Audit(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared) {
+  run(session, std::move(image), jobs, shared);
+}
+
+void Audit::run(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared) {
+  const ImageSource& source = *image.source;
   // Name the image as well as the layer: "oci:/x: layer 2 sha256:...: digest mismatch".
   auto naming_image = [&](const InputError& e) {
-    const std::string image = source->describe();
-    if (e.subject() == image) return e;
-    return InputError::about(image, e.what());
+    const std::string name = source.describe();
+    if (e.subject() == name) return e;
+    return InputError::about(name, e.what());
   };
+  const LayerFactsCache* cache = session.layer_cache(image);
+  std::optional<SharedLayers::Through> through;
+  if (shared) cache = &through.emplace(*shared, cache);
   try {
-    layers_ = read_layers(*source, jobs, layer_cache, options.verify_diff_ids);
+    layers_ = read_layers(source, jobs, cache, session.options().verify_diff_ids);
   } catch (const InputError& e) {
     throw naming_image(e);
   }
-  progress.reset();
   for (size_t i = 0; i < layers_.size(); ++i) {
     view_.apply(layers_[i], static_cast<int>(i));
     for (auto& w : layers_[i].warnings)
-      report_.warnings.push_back(source->root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
+      report_.warnings.push_back(source.root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
   }
-  ImageInfo info = make_image_info(*source, layers_);
-  info.passed_over = std::move(passed_over);
-  if (source->root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
+  ImageInfo info = make_image_info(source, layers_);
+  info.passed_over = std::move(image.passed_over);
+  if (source.root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
   try {
     report_.facts = collect_facts(std::move(info), view_);  // the loader's bounds throw
   } catch (const InputError& e) {

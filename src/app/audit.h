@@ -1,8 +1,14 @@
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "cache/blob_cache.h"
+#include "cache/facts_cache.h"
 #include "engine/engine_source.h"
+#include "layer/shared_layers.h"
+#include "layer/streamed_layers.h"
+#include "registry/progress.h"
 #include "registry/registry_options.h"
 #include "report/report.h"
 #include "source/source.h"
@@ -14,7 +20,7 @@ struct AuditOptions {
   std::optional<Platform> platform;
   unsigned jobs = 0;  // 0: one worker per core
   bool verify_diff_ids = true;
-  RegistryOptions registry;  // its cache and progress are the Audit's
+  RegistryOptions registry;  // its cache and progress are the session's
   EngineOptions engine;
   std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src
   // Layer facts, manifests and configs by digest: used for registry images,
@@ -24,15 +30,49 @@ struct AuditOptions {
   bool progress = false;  // bytes per layer on standard error
 };
 
-// The whole pipeline: source -> layers -> merged view -> facts -> rules.
+// An image opened: its manifest and config read, its layers not yet (but those of an archive read in
+// one pass, which are read as they stream past).
+struct OpenedImage {
+  std::unique_ptr<ImageSource> source;
+  std::vector<std::string> passed_over;      // where a bare name was looked for and not found
+  std::unique_ptr<StreamedLayers> streamed;  // the layers of an archive read in one pass
+  bool from_registry = false;
+};
+
+// What a run keeps across its images: the caches, the progress display, the options. Thread-safe.
+class AuditSession {
+ public:
+  explicit AuditSession(const AuditOptions& options);
+  // Throws InputError when the image cannot be found or its manifest and config not read.
+  OpenedImage open(const std::string& image) const;
+  // Where the layers of `image` are looked for before they are read: a stream's own, or the cache.
+  const LayerFactsCache* layer_cache(const OpenedImage& image) const;
+  const AuditOptions& options() const { return options_; }
+  unsigned jobs() const { return jobs_; }
+
+ private:
+  AuditOptions options_;
+  unsigned jobs_;
+  std::optional<BlobCache> blobs_;
+  std::optional<FactsCache> facts_;
+  std::unique_ptr<Progress> progress_;
+  RegistryOptions registry_;
+};
+
+// The pipeline for one image: source -> layers -> merged view -> facts -> rules.
 // Throws InputError when the image cannot be read. The layers live in the
-// returned Audit, as the facts point into them.
+// Audit, as the report's facts point into them.
 class Audit {
  public:
+  // One image, options.image, in a session of its own.
   explicit Audit(const AuditOptions& options);
+  // An image of `session`, its layers read on `jobs` threads, and through `shared` when given.
+  Audit(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared = nullptr);
   const AuditReport& report() const { return report_; }
 
  private:
+  void run(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared);
+
   std::vector<LayerFacts> layers_;
   FsView view_;
   AuditReport report_;

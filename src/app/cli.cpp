@@ -14,6 +14,8 @@
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
 #include "app/engine_cli.h"
+#include "app/fleet.h"
+#include "app/image_list.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
 #include "app/version_info.h"
@@ -73,7 +75,8 @@ int explain_rule(std::ostream& out, const std::string& id) {
 }
 
 struct CliOptions {
-  std::string image, platform, format = "text", fail_on = "error", dockerfile, color = "auto";
+  std::vector<std::string> images;
+  std::string images_from, shard, platform, format = "text", fail_on = "error", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
   bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
@@ -105,23 +108,97 @@ Policy policy_of(const CliOptions& cli, const SettingsFile& settings, const std:
   return policy;
 }
 
-int run_audit(const CliOptions& cli, const Policy& policy) {
-  std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
-  Audit audit(audit_options(cli, cli.image));
-  AuditReport report = audit.report();  // the facts still point into `audit`
-  review_findings(report, policy, cli.dockerfile, local_date_today());
-
-  if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
-
-  if (cli.fail_on == "never") return kExitClean;
-  Severity threshold = *parse_severity(cli.fail_on);
-  size_t over = std::count_if(report.findings.begin(), report.findings.end(),
-                              [&](const Finding& f) { return f.severity >= threshold; });
-  if (over == 0) return kExitClean;
+// The exit status for `over` findings at or above --fail-on, saying why when it is 1.
+int findings_status(const CliOptions& cli, size_t over) {
+  if (cli.fail_on == "never" || over == 0) return kExitClean;
   // CI logs end with why the job failed.
   std::cerr << "imgaudit: exit status 1: " << over << " finding" << (over == 1 ? "" : "s") << " at or above --fail-on "
             << cli.fail_on << '\n';
   return kExitFindings;
+}
+
+size_t findings_over(const CliOptions& cli, const std::vector<Finding>& findings) {
+  if (cli.fail_on == "never") return 0;
+  Severity threshold = *parse_severity(cli.fail_on);
+  return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity >= threshold; });
+}
+
+int run_audit(const CliOptions& cli, const Policy& policy) {
+  std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
+  Audit audit(audit_options(cli, cli.images.front()));
+  AuditReport report = audit.report();  // the facts still point into `audit`
+  review_findings(report, policy, cli.dockerfile, local_date_today());
+  if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
+  return findings_status(cli, findings_over(cli, report.findings));
+}
+
+// The images named on the command line, then those of --images-from, each once.
+std::vector<std::string> fleet_images(const CliOptions& cli) {
+  std::vector<std::string> images = cli.images;
+  if (!cli.images_from.empty()) {
+    std::vector<std::string> listed;
+    if (cli.images_from == "-") {
+      listed = read_image_list(std::cin, "standard input (--images-from -)");
+    } else {
+      std::ifstream file(cli.images_from);
+      if (!file) throw InputError(cli.images_from + ": cannot read the image list (--images-from)");
+      listed = read_image_list(file, cli.images_from);
+    }
+    images.insert(images.end(), listed.begin(), listed.end());
+  }
+  if (images.empty()) throw InputError("no image to audit: " + (cli.images_from.empty() ? std::string("name one") : cli.images_from + " lists none"));
+  return unique_images(images);
+}
+
+// Many images: one report with a part an image; the exit status is the worst of them.
+int run_fleet(const CliOptions& cli, const Policy& policy) {
+  if (!cli.dockerfile.empty())
+    throw InputError("--dockerfile is the Dockerfile of one image: audit that image on its own");
+  if (cli.registry.password_stdin && cli.images_from == "-")
+    throw InputError("--password-stdin and --images-from - would both read standard input");
+  std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
+  std::optional<Shard> shard;
+  if (!cli.shard.empty()) shard = Shard::parse(cli.shard);
+  const std::vector<std::string> names = fleet_images(cli);
+  AuditOptions options = audit_options(cli, "");
+  if (cli.registry.password_stdin && std::count(names.begin(), names.end(), "-"))
+    throw InputError("--password-stdin and the image \"-\" would both read standard input");
+
+  std::vector<TextOptions> text;
+  for (const OutputTarget& t : targets) text.push_back(text_options(t, cli.quiet, color_mode(cli.color)));
+  std::vector<std::vector<FleetPart>> parts(names.size());
+  std::vector<size_t> over(names.size());
+  const std::string today = local_date_today();
+  FleetStats stats = audit_fleet(options, names, shard, [&](size_t i, const AuditReport* report, const std::string& error) {
+    std::optional<AuditReport> reviewed;
+    if (report) {
+      reviewed = *report;
+      review_findings(*reviewed, policy, "", today);
+      over[i] = findings_over(cli, reviewed->findings);
+    }
+    for (size_t t = 0; t < targets.size(); ++t)
+      parts[i].push_back(fleet_part(targets[t].format, {names[i], reviewed ? &*reviewed : nullptr, error}, text[t]));
+  });
+  std::vector<std::string> errors;
+  for (auto& image : parts)
+    if (!image.empty() && !image.front().error.empty()) errors.push_back(image.front().error);
+  bool written = write_each(targets, [&](std::ostream& out, size_t t) {
+    std::vector<FleetPart> of_target;
+    for (auto& image : parts)
+      if (!image.empty()) of_target.push_back(std::move(image[t]));
+    write_fleet(out, targets[t].format, of_target, stats, text[t]);
+  });
+  for (const std::string& e : errors) fail(e);
+  const size_t unreadable = errors.size();
+  if (!written) return kExitError;
+  if (unreadable) {
+    std::cerr << "imgaudit: exit status 2: " << unreadable << " of " << stats.images << " image"
+              << (stats.images == 1 ? "" : "s") << " could not be read\n";
+    return kExitError;
+  }
+  size_t total = 0;
+  for (size_t n : over) total += n;
+  return findings_status(cli, total);
 }
 
 int run_compare(const CliOptions& cli, const std::string& a, const std::string& b, const std::string& output) {
@@ -197,10 +274,16 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", std::function<std::string()>(version_text));
 
   CliOptions cli;
-  app.add_option("IMAGE", cli.image,
+  app.add_option("IMAGE", cli.images,
                  "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, a path detected by content, "
                  "- (a docker save archive on standard input), docker-daemon:NAME, podman:NAME, docker://REF, or a "
-                 "name looked for in the local Docker Engine, Podman, then the registry (--image-src)");
+                 "name looked for in the local Docker Engine, Podman, then the registry (--image-src); several "
+                 "images make one report with a part each");
+  app.add_option("--images-from", cli.images_from,
+                 "FILE listing images to audit, one a line (# comments; - for standard input), after any IMAGE");
+  app.add_option("--shard", cli.shard,
+                 "K/N: audit only the K-th of N shares of the images, by digest, the same in every run (N processes "
+                 "cover a list once)");
   app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
   app.add_option("--format", cli.format, "report format on standard output")->check(CLI::IsMember(report_formats()));
   app.add_option("-o,--output", cli.outputs,
@@ -253,12 +336,13 @@ int run_cli(int argc, char** argv) {
       else print_settings(std::cout, app, *settings, argc, argv);
       return kExitClean;
     }
-    if (!compare_cmd->parsed() && cli.image.empty()) throw CLI::RequiredError("IMAGE");
-    if (!compare_cmd->parsed()) {
-      std::string command = command_meant(cli.image, {"rules", "explain", "compare", "config", "version"});
+    if (!compare_cmd->parsed() && cli.images.empty() && cli.images_from.empty()) throw CLI::RequiredError("IMAGE");
+    if (!compare_cmd->parsed() && !cli.images.empty()) {
+      const std::string& first = cli.images.front();
+      std::string command = command_meant(first, {"rules", "explain", "compare", "config", "version"});
       if (!command.empty())
-        return fail("\"" + cli.image + "\" is no command, nor a file or folder here: did you mean `imgaudit " + command +
-                    "`? (an image of that name: docker://" + cli.image + " or docker-daemon:" + cli.image + ")");
+        return fail("\"" + first + "\" is no command, nor a file or folder here: did you mean `imgaudit " + command +
+                    "`? (an image of that name: docker://" + first + " or docker-daemon:" + first + ")");
     }
     if (compare_cmd->parsed() && (cli.format != "text" && cli.format != "json"))
       return fail("compare writes text or json, not " + cli.format);
@@ -272,18 +356,21 @@ int run_cli(int argc, char** argv) {
     return fail(settings_file_missing(app, e));
   } catch (const CLI::ExtrasError& e) {
     // "imgaudit explian ID": the typo took IMAGE, its argument is the extra.
-    std::string command = command_meant(cli.image, {"rules", "explain", "compare", "config", "version"});
-    if (!command.empty()) return fail("\"" + cli.image + "\" is no command: did you mean `imgaudit " + command + "`?");
+    std::string first = cli.images.empty() ? "" : cli.images.front();
+    std::string command = command_meant(first, {"rules", "explain", "compare", "config", "version"});
+    if (!command.empty()) return fail("\"" + first + "\" is no command: did you mean `imgaudit " + command + "`?");
     return fail(settings_error(app, *settings, e));
   } catch (const CLI::ParseError& e) {
     return fail(settings_error(app, *settings, e));
   }
 
-  const std::string& subject = compare_cmd->parsed() ? compare_a + " " + compare_b : cli.image;
+  const std::string subject = compare_cmd->parsed() ? compare_a + " " + compare_b : join(cli.images, " ");
   try {
     std::string settings_path = settings_file_read(app);
     if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
     if (compare_cmd->parsed()) return run_compare(cli, compare_a, compare_b, compare_output);
+    bool many = cli.images.size() != 1 || !cli.images_from.empty() || !cli.shard.empty();
+    if (many) return run_fleet(cli, policy_of(cli, *settings, settings_path));
     return run_audit(cli, policy_of(cli, *settings, settings_path));
   } catch (const InputError& e) {
     return fail(e.what());

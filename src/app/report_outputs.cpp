@@ -57,14 +57,18 @@ void render(std::ostream& out, const OutputTarget& t, const AuditReport& report,
   if (t.format == "sarif") return write_sarif(out, report);
   if (t.format == "junit") return write_junit(out, report);
   if (t.format == "codequality") return write_codequality(out, report);
+  write_text(out, report, text_options(t, quiet, color));
+}
+
+}  // namespace
+
+TextOptions text_options(const OutputTarget& t, bool quiet, ColorMode color) {
   TextOptions text;
   text.quiet = quiet;
   text.color = use_color(t, color);
   text.width = text_width(t);
-  write_text(out, report, text);
+  return text;
 }
-
-}  // namespace
 
 bool use_color(const OutputTarget& t, ColorMode mode) {
   if (mode != ColorMode::Auto) return mode == ColorMode::Always;
@@ -103,9 +107,10 @@ std::vector<OutputTarget> output_targets(const std::string& format, const std::v
   return targets;
 }
 
-bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color) {
+bool write_each(const std::vector<OutputTarget>& targets, const std::function<void(std::ostream&, size_t)>& render) {
   bool all = true;
-  for (const OutputTarget& t : targets) {
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const OutputTarget& t = targets[i];
     std::ofstream file;
     if (!t.file.empty()) {
       file.open(t.file, std::ios::trunc);
@@ -116,7 +121,7 @@ bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& 
       }
     }
     std::ostream& out = t.file.empty() ? std::cout : file;
-    render(out, t, report, quiet, color);
+    render(out, i);
     out.flush();
     if (!out) {
       std::cerr << "imgaudit: " << (t.file.empty() ? std::string("standard output") : printable(t.file))
@@ -125,6 +130,10 @@ bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& 
     }
   }
   return all;
+}
+
+bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color) {
+  return write_each(targets, [&](std::ostream& out, size_t i) { render(out, targets[i], report, quiet, color); });
 }
 
 }  // namespace imgaudit

@@ -1,4 +1,6 @@
 #pragma once
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -27,7 +29,14 @@ enum class ColorMode { Auto, Always, Never };
 // unless NO_COLOR is set and not empty (no-color.org).
 bool use_color(const OutputTarget& target, ColorMode mode);
 
+// The text report's options for `target`: its colour, and the width it wraps to.
+TextOptions text_options(const OutputTarget& target, bool quiet, ColorMode color);
+
 // Renders the report to each target; false after saying why when one could not be written.
 bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color);
+
+// Opens each target (a file, or standard output), has render(out, its index) write it; false after
+// saying why when one could not be written.
+bool write_each(const std::vector<OutputTarget>& targets, const std::function<void(std::ostream&, size_t)>& render);
 
 }  // namespace imgaudit

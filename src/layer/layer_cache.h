@@ -15,6 +15,9 @@ class LayerFactsCache {
   virtual std::optional<LayerFacts> load(const std::string& digest) const = 0;
   // Only ever called with facts whose digest was verified. Thread-safe.
   virtual void store(const LayerFacts& facts) const = 0;
+  // A layer load() did not find could not be read either (read_layers calls this instead of store):
+  // whoever waits for it may try.
+  virtual void abandon(const std::string& /*digest*/) const {}
 };
 
 }  // namespace imgaudit

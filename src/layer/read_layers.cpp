@@ -92,12 +92,14 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   auto work = [&] {
     for (size_t k; !failed && (k = next++) < layers.size();) {
       const size_t i = order[k];
+      bool claimed = false;  // the cache found nothing: this worker reads it, or says it could not
       try {
         const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
         // Without a digest nothing verifies the bytes the facts came from.
         bool cacheable = cache && !layers[i].digest.empty();
         if (cacheable) {
           std::optional<LayerFacts> hit = cache->load(layers[i].digest);
+          claimed = !hit;
           // Facts stored under a digest came from verified bytes: a diff_id
           // that disagrees is the config's fault, not the cache's.
           // Facts read without verifying their diff_id do not stand for a run that verifies it.
@@ -125,14 +127,17 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
         auto blob = src.open_blob(layers[i]);
         out[i] = read_layer(*blob, layers[i], diff_id, options);
         if (cacheable) cache->store(out[i]);
+        claimed = false;
         totals.add(out[i]);
       } catch (const InputError& e) {
+        if (claimed) cache->abandon(layers[i].digest);
         std::lock_guard<std::mutex> lock(error_mutex);
         // The one place a layer's errors gain its name; what throws them names neither layer nor image.
         if (!first_error && !e.subject().empty()) first_error = std::current_exception();
         if (!first_error) first_error = std::make_exception_ptr(InputError(layer_name(i, layers[i]) + ": " + e.what()));
         failed = true;
       } catch (...) {
+        if (claimed) cache->abandon(layers[i].digest);
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!first_error) first_error = std::current_exception();
         failed = true;

@@ -57,7 +57,7 @@ std::string content_body(const Finding& f) {
 
 }  // namespace
 
-void write_codequality(std::ostream& out, const AuditReport& report) {
+nlohmann::json codequality_issues(const AuditReport& report, const std::string& image) {
   std::string config_file = "Dockerfile";
   for (const Finding& f : report.findings)
     if (f.dockerfile && !f.dockerfile->file.empty()) {
@@ -79,7 +79,8 @@ void write_codequality(std::ostream& out, const AuditReport& report) {
       path = config_file;
     }
 
-    const std::string base = finding_fingerprint(f);
+    const std::string base =
+        image.empty() ? finding_fingerprint(f) : Sha256::of(image + "\n" + finding_fingerprint(f)).substr(7, 32);
     std::string fingerprint = base;
     for (int n = 2; !seen.insert(fingerprint).second; ++n)
       fingerprint = Sha256::of(base + "#" + std::to_string(n)).substr(7, 32);
@@ -87,14 +88,18 @@ void write_codequality(std::ostream& out, const AuditReport& report) {
     issues.push_back({{"type", "issue"},
                       {"engine_name", "imgaudit"},
                       {"check_name", f.id},
-                      {"description", f.message},
+                      {"description", image.empty() ? f.message : image + ": " + f.message},
                       {"content", {{"body", content_body(f)}}},
                       {"categories", {"Bug Risk"}},
                       {"severity", codequality_severity(f.severity)},
                       {"fingerprint", fingerprint},
                       {"location", {{"path", path}, {"lines", {{"begin", line}}}}}});
   }
-  out << dump_lossless(issues, 2) << '\n';
+  return issues;
+}
+
+void write_codequality(std::ostream& out, const AuditReport& report) {
+  out << dump_lossless(codequality_issues(report, ""), 2) << '\n';
 }
 
 }  // namespace imgaudit

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <sstream>
 #include <string_view>
 
 #include "report/report.h"
@@ -195,7 +196,7 @@ void write_case(std::ostream& out, const RuleCase& c) {
 
 }  // namespace
 
-void write_junit(std::ostream& out, const AuditReport& report) {
+JunitSuite junit_testsuite(const AuditReport& report, const std::string& name) {
   // One test case per catalog rule, in the catalog's order; a finding of a rule the catalog does not know
   // (none today) still gets a test case, after them.
   std::vector<RuleCase> cases;
@@ -212,23 +213,20 @@ void write_junit(std::ostream& out, const AuditReport& report) {
   for (const Finding& f : report.findings) case_for(f.id).findings.push_back(&f);
   for (const auto& s : report.suppressed) case_for(s.first.id).ignored.push_back(&s);
 
-  size_t failures = 0, skipped = 0;
+  JunitSuite suite;
+  suite.tests = cases.size();
   for (const RuleCase& c : cases) {
     if (!c.findings.empty())
-      ++failures;
+      ++suite.failures;
     else if (!c.ignored.empty())
-      ++skipped;
+      ++suite.skipped;
   }
-  std::string counts = "tests=\"" + std::to_string(cases.size()) + "\" failures=\"" + std::to_string(failures) +
-                       "\" errors=\"0\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\"";
 
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"imgaudit\" " << counts << ">\n";
-  out << "  <testsuite name=\"" << attr(visible("imgaudit: " + report.facts.image.source)) << "\" " << counts
-      << ">\n";
+  std::ostringstream out;
+  out << "  <testsuite name=\"" << attr(visible("imgaudit: " + name)) << "\" " << suite.counts() << ">\n";
   out << "    <properties>\n";
-  auto property = [&](const std::string& name, const std::string& value) {
-    out << "      <property name=\"" << attr(name) << "\" value=\"" << attr(visible(value)) << "\"/>\n";
+  auto property = [&](const std::string& key, const std::string& value) {
+    out << "      <property name=\"" << attr(key) << "\" value=\"" << attr(visible(value)) << "\"/>\n";
   };
   property("imgaudit.version", kImgauditVersion);
   property("image", report.facts.image.source);
@@ -243,7 +241,41 @@ void write_junit(std::ostream& out, const AuditReport& report) {
     out << "    <system-err>" << text(notes) << "</system-err>\n";
   }
   out << "  </testsuite>\n";
+  suite.xml = out.str();
+  return suite;
+}
+
+JunitSuite junit_unreadable_testsuite(const std::string& name, const std::string& error) {
+  JunitSuite suite;
+  suite.tests = 1;
+  suite.errors = 1;
+  suite.xml = "  <testsuite name=\"" + attr(visible("imgaudit: " + name)) + "\" " + suite.counts() + ">\n" +
+              "    <testcase classname=\"imgaudit\" name=\"image\">\n      <error message=\"" +
+              attr(visible(error)) + "\"/>\n    </testcase>\n  </testsuite>\n";
+  return suite;
+}
+
+std::string JunitSuite::counts() const {
+  return "tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+         std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"0\"";
+}
+
+void write_junit_document(std::ostream& out, const std::vector<JunitSuite>& suites) {
+  JunitSuite all;
+  for (const JunitSuite& s : suites) {
+    all.tests += s.tests;
+    all.failures += s.failures;
+    all.errors += s.errors;
+    all.skipped += s.skipped;
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"imgaudit\" " << all.counts() << ">\n";
+  for (const JunitSuite& s : suites) out << s.xml;
   out << "</testsuites>\n";
+}
+
+void write_junit(std::ostream& out, const AuditReport& report) {
+  write_junit_document(out, {junit_testsuite(report, report.facts.image.source)});
 }
 
 }  // namespace imgaudit

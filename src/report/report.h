@@ -38,10 +38,23 @@ void write_sarif(std::ostream& out, const AuditReport& report);
 // JUnit XML: one test case per catalog rule, a failure per finding, so CI
 // test tabs list them.
 void write_junit(std::ostream& out, const AuditReport& report);
+// One image's <testsuite> element and its counts, for a document of several.
+struct JunitSuite {
+  std::string xml;
+  size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  std::string counts() const;  // tests="..." failures="..." errors="..." skipped="..." time="0"
+};
+JunitSuite junit_testsuite(const AuditReport& report, const std::string& name);
+// An image that could not be read: one test case, "image", in error.
+JunitSuite junit_unreadable_testsuite(const std::string& name, const std::string& error);
+void write_junit_document(std::ostream& out, const std::vector<JunitSuite>& suites);
 
 // GitLab Code Quality JSON: one issue per finding (description, check_name,
 // fingerprint, severity, location.path, location.lines.begin).
 void write_codequality(std::ostream& out, const AuditReport& report);
+// The issues of one image of several: each description starts with `image`, and each fingerprint
+// is that image's own, as GitLab keeps one issue a fingerprint.
+nlohmann::json codequality_issues(const AuditReport& report, const std::string& image);
 
 // A finding's identity across runs of the same image, for SARIF's
 // partialFingerprints and Code Quality's fingerprint: its rule and paths (or,

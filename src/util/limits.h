@@ -155,4 +155,13 @@ inline constexpr int kMaxAttempts = 4;
 // A 429 asking to wait longer than this is an error, not a wait.
 inline constexpr long kMaxRetryAfterSeconds = 30;
 
+// Many images a run (IMAGE..., --images-from, --registry).
+// Images one run audits; a longer list is an error, not a cut.
+inline constexpr size_t kMaxImagesPerRun = 100000;
+// An --images-from file, and one line of it (a reference or a path).
+inline constexpr uint64_t kMaxImageListBytes = uint64_t(64) << 20;
+inline constexpr size_t kMaxImageListLine = 4096;
+// N of --shard K/N.
+inline constexpr uint64_t kMaxShards = 100000;
+
 }  // namespace imgaudit
