@@ -108,7 +108,7 @@ void RegistryAuth::fetch_token() {
   std::string url = base + (base.find('?') == std::string::npos ? "?" : "&");
   if (auto service = bearer_->params.find("service"); service != bearer_->params.end())
     url += "service=" + url_escape(service->second) + "&";
-  url += "scope=" + url_escape("repository:" + repository_ + ":pull");
+  url += "scope=" + url_escape(scope_);
 
   std::vector<std::string> headers;
   if (credentials_)

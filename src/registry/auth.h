@@ -17,14 +17,15 @@ struct Challenge {
 };
 std::optional<Challenge> parse_challenge(const std::string& header);
 
-// The Authorization of one repository's pulls: none until a challenge asks,
-// then basic credentials or a bearer token from the challenge's realm
-// (anonymous when there are no credentials), renewed when it expires.
-// Shared by the layer threads.
+// The Authorization of one scope's requests (a repository's pulls, the
+// catalog): none until a challenge asks, then basic credentials or a bearer
+// token for `scope` from the challenge's realm (anonymous when there are no
+// credentials), renewed when it expires. Shared by the layer threads.
 class RegistryAuth {
  public:
-  RegistryAuth(std::string registry, std::string repository, std::optional<Credentials> credentials, HttpOptions http)
-      : registry_(std::move(registry)), repository_(std::move(repository)), credentials_(std::move(credentials)),
+  // `scope` as token services take it: "repository:NAME:pull", "registry:catalog:*".
+  RegistryAuth(std::string registry, std::string scope, std::optional<Credentials> credentials, HttpOptions http)
+      : registry_(std::move(registry)), scope_(std::move(scope)), credentials_(std::move(credentials)),
         http_(std::move(http)) {}
 
   // "Authorization: ..." for the next request, or "" when none is needed yet.
@@ -37,7 +38,7 @@ class RegistryAuth {
  private:
   void fetch_token();  // with mutex_ held
 
-  std::string registry_, repository_;
+  std::string registry_, scope_;
   std::optional<Credentials> credentials_;
   HttpOptions http_;
   std::mutex mutex_;

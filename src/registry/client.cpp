@@ -23,8 +23,17 @@ const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciMan
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
 
-// The first error code of a registry's JSON error body ("MANIFEST_UNKNOWN").
-std::string error_code(HttpStream& response) {
+bool is_schema1(const std::string& type, const std::string& bytes) {
+  if (media_type::is_docker_schema1(type)) return true;
+  auto j = parse_bounded_json_or_discarded(bytes);
+  if (!j.is_object()) return false;
+  auto version = j.find("schemaVersion");
+  return version != j.end() && version->is_number_integer() && version->get<int>() == 1;
+}
+
+}  // namespace
+
+std::string registry_error_code(HttpStream& response) {
   std::string body;
   try {
     body = response.read_all(kMaxErrorBody);
@@ -36,16 +45,6 @@ std::string error_code(HttpStream& response) {
   return string_field(j["errors"][0], "code");
 }
 
-bool is_schema1(const std::string& type, const std::string& bytes) {
-  if (media_type::is_docker_schema1(type)) return true;
-  auto j = parse_bounded_json_or_discarded(bytes);
-  if (!j.is_object()) return false;
-  auto version = j.find("schemaVersion");
-  return version != j.end() && version->is_number_integer() && version->get<int>() == 1;
-}
-
-}  // namespace
-
 bool may_use_plain_http(const std::string& registry, const std::vector<std::string>& insecure_registries) {
   std::string host = registry[0] == '[' ? registry.substr(0, registry.find(']') + 1) : registry.substr(0, registry.rfind(':'));
   in_addr v4{};
@@ -56,8 +55,16 @@ bool may_use_plain_http(const std::string& registry, const std::vector<std::stri
   return false;
 }
 
-RegistryClient::RegistryClient(RegistryRef ref, std::optional<Credentials> credentials, const RegistryOptions& options)
-    : ref_(std::move(ref)), options_(options), auth_(ref_.registry, ref_.repository, std::move(credentials), options.http) {}
+RegistryClient::RegistryClient(RegistryRef ref, std::optional<Credentials> credentials, const RegistryOptions& options,
+                               std::string scope)
+    : ref_(std::move(ref)), options_(options),
+      auth_(ref_.registry, scope.empty() ? "repository:" + ref_.repository + ":pull" : std::move(scope), std::move(credentials),
+            options.http) {}
+
+const std::string& RegistryClient::base_url() {
+  connect();
+  return base_url_;
+}
 
 void RegistryClient::connect() {
   std::call_once(connected_, [&] {
@@ -124,7 +131,7 @@ void RegistryClient::fail(HttpStream& response, std::string what) {
   }
   if (status == 403) throw InputError(what + "access to " + repo + " denied (HTTP 403): " + login + " as a user allowed to pull it");
   if (status == 404) {
-    std::string code = error_code(response);
+    std::string code = registry_error_code(response);
     if (code == "NAME_UNKNOWN") throw InputError(what + "repository " + repo + " not found (HTTP 404)");
     if (code == "BLOB_UNKNOWN") throw InputError(what + "blob not found in " + repo + " (HTTP 404)");
     throw InputError(what + "not found in " + repo + " (HTTP 404)");
@@ -146,7 +153,7 @@ void RegistryClient::unknown_manifest(const std::string& reference) {
   std::string repo = ref_.registry + "/" + ref_.repository;
   std::string what = starts_with(reference, "sha256:") ? "manifest " + reference : "tag \"" + reference + "\"";
   auto tags = request("/v2/" + ref_.repository + "/tags/list?n=" + std::to_string(kTagsShown + 1), {});
-  if (tags->status() == 404 && error_code(*tags) == "NAME_UNKNOWN") throw InputError("repository " + repo + " not found (HTTP 404)");
+  if (tags->status() == 404 && registry_error_code(*tags) == "NAME_UNKNOWN") throw InputError("repository " + repo + " not found (HTTP 404)");
   std::string list;
   if (tags->status() == 200) {
     auto j = parse_bounded_json_or_discarded(tags->read_all(kMaxErrorBody));

@@ -17,7 +17,9 @@ namespace imgaudit {
 // registry asks for. Errors are InputErrors that say what to do.
 class RegistryClient {
  public:
-  RegistryClient(RegistryRef ref, std::optional<Credentials> credentials, const RegistryOptions& options);
+  // Bearer tokens are asked for `scope`: pulls of ref.repository unless told ("registry:catalog:*").
+  RegistryClient(RegistryRef ref, std::optional<Credentials> credentials, const RegistryOptions& options,
+                 std::string scope = "");
 
   struct Manifest {
     std::string digest;  // verified
@@ -32,12 +34,15 @@ class RegistryClient {
   std::unique_ptr<HttpStream> open_blob(const std::string& digest, uint64_t offset);
 
   const RegistryRef& ref() const { return ref_; }
-
- private:
+  // A GET of `path` ("/v2/_catalog?n=100") with the auth the registry asks for: the answer, whatever its status.
   std::unique_ptr<HttpStream> request(const std::string& path, std::vector<std::string> headers);
-  void connect();  // once: scheme and first challenge
+  // Where the API answered: "https://host:port", "http://127.0.0.1:5000".
+  const std::string& base_url();
   // Throws what the failed answer means; `what` names the object ("" for the image itself).
   [[noreturn]] void fail(HttpStream& response, std::string what);
+
+ private:
+  void connect();  // once: scheme and first challenge
   // After a 404 for the image's own manifest: an unknown repository, or an unknown tag or digest.
   [[noreturn]] void unknown_manifest(const std::string& reference);
 
@@ -47,6 +52,9 @@ class RegistryClient {
   std::once_flag connected_;
   std::string base_url_;  // "https://host:port"
 };
+
+// The first error code of a registry's JSON error body ("NAME_UNKNOWN"), "" when it has none; reads the body.
+std::string registry_error_code(HttpStream& response);
 
 // True for localhost, 127.0.0.0/8, ::1 and the hosts listed (with or without their port).
 bool may_use_plain_http(const std::string& registry, const std::vector<std::string>& insecure_registries);

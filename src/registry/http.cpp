@@ -48,7 +48,7 @@ struct HttpStream::State {
   bool follow = true;
   bool headers_done = false, finished = false, cancelled = false, stalled = false;
   long status = 0;
-  std::map<std::string, std::string> headers;
+  std::map<std::string, std::vector<std::string>> headers;  // each line of a name repeated
   std::string buffer;  // received, not yet read
   size_t buffer_pos = 0;
   CURLcode result = CURLE_OK;
@@ -82,7 +82,7 @@ struct HttpStream::State {
         s->cv.notify_all();
       }
     } else if (size_t colon = line.find(':'); colon != std::string::npos) {
-      s->headers[lower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 1));
+      s->headers[lower(trim(line.substr(0, colon)))].push_back(trim(line.substr(colon + 1)));
     }
     return size * count;
   }
@@ -228,7 +228,13 @@ long HttpStream::status() const {
 std::string HttpStream::header(const std::string& name) const {
   std::lock_guard<std::mutex> lock(state_->mutex);
   auto it = state_->headers.find(name);
-  return it == state_->headers.end() ? "" : it->second;
+  return it == state_->headers.end() ? "" : it->second.back();
+}
+
+std::vector<std::string> HttpStream::header_lines(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  auto it = state_->headers.find(name);
+  return it == state_->headers.end() ? std::vector<std::string>{} : it->second;
 }
 
 size_t HttpStream::read(void* buf, size_t n) {

@@ -42,8 +42,10 @@ class HttpStream : public ByteStream {
   ~HttpStream() override;
 
   long status() const;
-  // A response header by lower-case name; "" when absent.
+  // A response header by lower-case name, its last line when repeated; "" when absent.
   std::string header(const std::string& name) const;
+  // Every line of a header that may come several times (Link), in order.
+  std::vector<std::string> header_lines(const std::string& name) const;
   // Throws TransferError when the body breaks off.
   size_t read(void* buf, size_t n) override;
   // The rest of the body; InputError when it exceeds max_size bytes.

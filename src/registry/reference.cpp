@@ -30,6 +30,16 @@ const std::regex& domain_re() {
 
 }  // namespace
 
+bool is_repository_name(const std::string& name) {
+  // Before the regex, which recurses once a character.
+  if (name.empty() || name.size() > kMaxRepositoryNameLength) return false;
+  for (const std::string& component : split(name, "/"))
+    if (!std::regex_match(component, component_re())) return false;
+  return true;
+}
+
+bool is_tag(const std::string& tag) { return tag.size() <= 128 && std::regex_match(tag, tag_re()); }
+
 std::string RegistryRef::str() const {
   std::string s = registry + "/" + repository;
   if (!digest.empty()) return s + "@" + digest;

@@ -24,4 +24,9 @@ struct RegistryRef {
 // "library/". Throws InputError saying what is malformed.
 RegistryRef parse_registry_ref(const std::string& text);
 
+// The distribution spec's grammar: a repository name (lowercase components
+// split by '/', at most kMaxRepositoryNameLength characters) and a tag.
+bool is_repository_name(const std::string& name);
+bool is_tag(const std::string& tag);
+
 }  // namespace imgaudit

@@ -150,6 +150,24 @@ inline constexpr size_t kMaxRepositoryNameLength = 255;
 // A whole image reference: longer than any valid one (a 255-character name, a 128-character tag, a
 // digest). Checked first, as std::regex recurses once a character and a long text overflows the stack.
 inline constexpr size_t kMaxReferenceLength = 512;
+// Pages of one registry list (the catalog, one repository's tags): asked 100 names a page, this is 409,600
+// names, past the bounds below; a registry that sends pages of a few names, or an endless chain of links,
+// stops here.
+inline constexpr size_t kMaxListPages = 4096;
+// Bytes of one page of a registry list: a page of 100 names of 255 characters is 26 KB; a registry that
+// ignores the page size (Debian 12's docker-registry does for tags) and sends 65,536 names of 100
+// characters in one page stays under it.
+inline constexpr uint64_t kMaxListPageBytes = 8 << 20;
+// Bytes of the URL of a list's next page: docker-registry's carry the last name (255 characters, some
+// 800 escaped); every page's is kept to find loops.
+inline constexpr size_t kMaxPageLinkBytes = 8192;
+// Repositories a registry's catalog lists: the largest private registries hold some thousands.
+inline constexpr size_t kMaxRegistryRepositories = 65536;
+// Tags of one repository: registries that tag every commit keep some thousands.
+inline constexpr size_t kMaxRepositoryTags = 65536;
+// Tagged images one registry listing returns, all repositories together: each is audited, so a real
+// fleet is some thousands; a million references take some 100 MiB.
+inline constexpr size_t kMaxRegistryImages = size_t(1) << 20;
 // Attempts at a request that fails transiently (5xx, 429, a dropped connection).
 inline constexpr int kMaxAttempts = 4;
 // A 429 asking to wait longer than this is an error, not a wait.

@@ -253,10 +253,13 @@ def registry():
     write("registry", "bearer", sections('Bearer realm="https://auth.docker.io/token",service="registry.docker.io",'
                                          'scope="repository:library/alpine:pull"', "120", "dXNlcjpwYXNz",
                                          '{"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown"}]}',
-                                         "https://cdn.example/blob?X-Amz-Signature=secret"))
+                                         "https://cdn.example/blob?X-Amz-Signature=secret",
+                                         '</v2/_catalog?last=a&n=100>; rel="next"\n<https://other.example/v2/x>; rel=prev',
+                                         "team/a/svc1"))
     write("registry", "basic", sections('Basic realm="Registry Realm", charset="UTF-8"',
                                         "Wed, 21 Oct 2015 07:28:00 GMT", "dXNlcjo=",
-                                        '{"Id":"sha256:' + "0" * 64 + '","RepoTags":["a:1"],"Os":"linux"}', "http://h/x"))
+                                        '{"Id":"sha256:' + "0" * 64 + '","RepoTags":["a:1"],"Os":"linux"}', "http://h/x",
+                                        '<?last=b>; rel="last next"; title="a, b"', "v1.2-rc_3"))
 
 
 def main():

@@ -5,6 +5,10 @@ Serves the images of the OCI layout LAYOUT (any repository name, tags from
 its index.json) over plain HTTP on 127.0.0.1, writes its port to DIR/port
 and logs each request to DIR/requests.log as one JSON object a line:
 method, path, status answered, range and authorization headers.
+/v2/_catalog lists the --repositories given (404 without), each repository's
+tags list the layout's tags, both n names a page after `last` with a Link to
+the next, as the distribution spec has it; the --catalog-* and --tags-*
+options answer what no real registry would.
 """
 import argparse
 import hashlib
@@ -15,6 +19,7 @@ import re
 import sys
 import threading
 import time
+import urllib.parse
 
 parser = argparse.ArgumentParser()
 parser.add_argument("layout")
@@ -32,6 +37,15 @@ parser.add_argument("--revoke-first-token-after", type=int, default=-1,
                     help="answer 401 (invalid_token) to the first token after it was accepted that many times")
 parser.add_argument("--cut", default=None, help="the first GET of this blob breaks off after half its bytes")
 parser.add_argument("--ignore-range", action="store_true")
+parser.add_argument("--repositories", default=None,
+                    help="comma-separated names /v2/_catalog lists, paginated with n and last; without it, 404")
+parser.add_argument("--catalog-body", default=None, help="answer /v2/_catalog with this body")
+parser.add_argument("--catalog-link", default=None, help="the Link header of every /v2/_catalog answer")
+parser.add_argument("--catalog-endless", action="store_true",
+                    help="every /v2/_catalog page names one repository and links to a next one")
+parser.add_argument("--catalog-bytes", type=int, default=0, help="answer /v2/_catalog with a JSON of this many bytes")
+parser.add_argument("--tags-body", default=None, help="answer every tags list with this body")
+parser.add_argument("--tags-status", default="", help="NAME=STATUS,...: answer these repositories' tags lists so")
 args = parser.parse_args()
 
 lock = threading.Lock()
@@ -124,6 +138,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.authorized(""):
                 self.answer(200, b"{}", {"Content-Type": "application/json"})
             return
+        if path == "/v2/_catalog":
+            if self.authorized("registry:catalog:*"):
+                self.catalog()
+            return
+        m = re.fullmatch(r"/v2/(.+)/tags/list", path)
+        if m:
+            if self.authorized(f"repository:{m.group(1)}:pull"):
+                self.tags(m.group(1))
+            return
         m = re.fullmatch(r"/v2/(.+)/(manifests|blobs)/([^/]+)", path)
         if not m:
             return self.error(404, "NOT_FOUND")
@@ -133,6 +156,51 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if kind == "manifests":
             return self.manifest(name, ref)
         return self.blob(ref)
+
+    def query(self):
+        return urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+
+    def page(self, path, key, names, extra=None):
+        """One page of a list as the distribution spec has it: n names after `last`, a Link to the next."""
+        q = self.query()
+        after = [x for x in sorted(names) if x > q.get("last", [""])[0]]
+        n = int(q["n"][0]) if "n" in q else len(after)
+        body = dict(extra or {}, **{key: after[:n]})
+        headers = {"Content-Type": "application/json"}
+        if len(after) > n:
+            headers["Link"] = f'<{path}?n={n}&last={urllib.parse.quote(after[n - 1], safe="")}>; rel="next"'
+        return body, headers
+
+    def catalog(self):
+        headers = {"Content-Type": "application/json"}
+        if args.catalog_endless:
+            k = int(self.query().get("last", ["r0"])[0][1:]) + 1
+            body = json.dumps({"repositories": [f"r{k}"]}).encode()
+            headers["Link"] = f'</v2/_catalog?n=1&last=r{k}>; rel="next"'
+        elif args.catalog_bytes:
+            start = b'{"repositories": ["'
+            body = start + b"a" * (args.catalog_bytes - len(start) - 3) + b'"]}'
+        elif args.catalog_body is not None:
+            body = args.catalog_body.encode()
+        elif args.repositories is not None:
+            page, headers = self.page("/v2/_catalog", "repositories", [r for r in args.repositories.split(",") if r])
+            body = json.dumps(page).encode()
+        else:
+            return self.error(404, "NOT_FOUND")
+        if args.catalog_link is not None:
+            headers["Link"] = args.catalog_link
+        self.answer(200, body, headers)
+
+    def tags(self, name):
+        statuses = dict(x.split("=") for x in args.tags_status.split(",") if x)
+        if name in statuses:
+            return self.error(int(statuses[name]), "NAME_UNKNOWN" if statuses[name] == "404" else "DENIED")
+        if args.tags_body is not None:
+            return self.answer(200, args.tags_body.encode(), {"Content-Type": "application/json"})
+        with open(os.path.join(args.layout, "index.json")) as f:
+            tags = {m.get("annotations", {}).get("org.opencontainers.image.ref.name") for m in json.load(f)["manifests"]}
+        page, headers = self.page(f"/v2/{name}/tags/list", "tags", [t for t in tags if t], {"name": name})
+        self.answer(200, json.dumps(page).encode(), headers)
 
     def manifest(self, name, ref):
         if args.manifest_status and not ref.startswith("sha256:"):
