@@ -9,7 +9,7 @@ BUILD="build-essential cmake pkg-config ca-certificates \
   libarchive-dev nlohmann-json3-dev libelf-dev libcli11-dev libssl-dev libcurl4-openssl-dev libyaml-cpp-dev zlib1g-dev \
   musl-tools musl-dev"
 TESTS="git libgtest-dev liblief-dev \
-  gcc-aarch64-linux-gnu libc6-dev-arm64-cross file golang-go rustc libjemalloc-dev libmimalloc-dev \
+  file golang-go rustc libjemalloc-dev libmimalloc-dev \
   umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
@@ -18,15 +18,18 @@ TESTS="git libgtest-dev liblief-dev \
 # clang-14 and libclang-rt-14-dev: the sanitized build and the fuzz harnesses; llvm-14: the
 # llvm-symbolizer their reports name source lines with. pax-utils (scanelf) and libdeflate-tools: what
 # bench/run.sh compares imgaudit with.
-# On amd64, gcc -m32 and -mx32 link with these: gcc-multilib adds nothing more but /usr/include/asm,
-# and conflicts with the cross compiler.
 # ISA-L (gzip layers, faster than zlib) is built for these in Debian 12; elsewhere zlib inflates them.
 case "$(dpkg --print-architecture)" in
   amd64 | arm64) BUILD="$BUILD libisal-dev" ;;
 esac
-if [ "$(dpkg --print-architecture)" = amd64 ]; then
-  TESTS="$TESTS libc6-dev-i386 lib32gcc-12-dev libc6-dev-x32 libx32gcc-12-dev"
-fi
+# The tests build for the other architecture too: arm64 on amd64, amd64 on arm64 (each cross compiler
+# Debian builds for the other only). On amd64, gcc -m32 and -mx32 link with the lib32 and libx32
+# packages: gcc-multilib adds nothing more but /usr/include/asm, and conflicts with the cross compiler.
+case "$(dpkg --print-architecture)" in
+  amd64) TESTS="$TESTS gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+           libc6-dev-i386 lib32gcc-12-dev libc6-dev-x32 libx32gcc-12-dev" ;;
+  arm64) TESTS="$TESTS gcc-x86-64-linux-gnu libc6-dev-amd64-cross" ;;
+esac
 case "${1:-}" in
   "") PACKAGES=$BUILD ;;
   --tests) PACKAGES="$BUILD $TESTS" ;;

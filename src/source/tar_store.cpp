@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <exception>
 
 #include "source/blob_store.h"
 #include "source/byte_streams.h"
@@ -44,7 +45,9 @@ std::string error_of(struct archive* a) {
 struct StreamInput {
   ByteStream* in;
   char buf[1 << 16];
-  std::string error;  // what the stream threw: libarchive replaces it with its own words
+  // What the stream threw, an InputError: every error after it (libarchive's words for it, a layer's reader
+  // cut short) is a consequence, and this is the one to report.
+  std::exception_ptr failure;
 };
 
 la_ssize_t read_input(struct archive* a, void* ctx, const void** out) {
@@ -52,11 +55,14 @@ la_ssize_t read_input(struct archive* a, void* ctx, const void** out) {
   try {
     *out = s->buf;
     return static_cast<la_ssize_t>(s->in->read(s->buf, sizeof s->buf));
-  } catch (const std::exception& e) {
-    s->error = e.what();
+  } catch (const InputError& e) {
+    s->failure = std::current_exception();
     archive_set_error(a, EIO, "%s", e.what());
-    return -1;
+  } catch (const std::exception& e) {
+    s->failure = std::make_exception_ptr(InputError(e.what()));
+    archive_set_error(a, EIO, "%s", e.what());
   }
+  return -1;
 }
 
 // The current member's data, after the bytes already peeked at.
@@ -128,15 +134,12 @@ TarStore::TarStore(ByteStream& in, const StreamedBlobReader& read_blob) {
   auto input = std::make_unique<StreamInput>();
   input->in = &in;
   try {
-    if (archive_read_open(a, input.get(), nullptr, read_input, nullptr) != ARCHIVE_OK) {
-      if (!input->error.empty()) throw InputError(input->error);
+    if (archive_read_open(a, input.get(), nullptr, read_input, nullptr) != ARCHIVE_OK)
       throw NotATarArchive("not a tar archive (" + error_of(a) + ")");
-    }
     scan(a, &read_blob);
-  } catch (const InputError& e) {
+  } catch (const InputError&) {
     archive_read_free(a);
-    if (!input->error.empty() && std::string(e.what()).find(input->error) == std::string::npos)
-      throw InputError(input->error);
+    if (input->failure) std::rethrow_exception(input->failure);
     throw;
   }
   archive_read_free(a);

@@ -48,6 +48,9 @@ struct LayerBlob {
 
 struct ImageSpec {
   std::vector<LayerBlob> layers;   // bottom-up
+  // linux/amd64 unless told, as imgaudit-mkimage's --platform: a fixed default keeps an image's bytes the
+  // same on every machine. An image of programs built for another architecture must say its platform, or
+  // the audit finds them foreign.
   Platform platform{"linux", "amd64", ""};
   std::vector<std::string> env;
   std::string user;

@@ -45,6 +45,7 @@ TEST(Habits, ABareArchitectureOrAVariantPicksThePlatform) {
   TempDir t;
   ImageSpec amd, arm;
   amd.tag = arm.tag = "multi";
+  amd.platform = {"linux", "amd64", ""};
   amd.layers.push_back(layer({file("etc/os-release", "ID=amd\n", 0644)}, "ADD / /"));
   arm.platform = {"linux", "arm64", ""};
   arm.layers.push_back(layer({file("etc/os-release", "ID=arm\n", 0644)}, "ADD / /"));

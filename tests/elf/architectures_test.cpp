@@ -126,12 +126,17 @@ TEST_P(ArchitecturesOfGcc, LoaderAndTripletAreTheToolchains) {
 
 std::string toolchain_name(const ::testing::TestParamInfo<const char*>& info) {
   const std::map<std::string, std::string> names = {
-      {"gcc", "Native"}, {"gcc -m32", "M32"}, {"gcc -mx32", "Mx32"}, {"aarch64-linux-gnu-gcc", "Aarch64"}};
+      {"gcc", "Native"},
+      {"gcc -m32", "M32"},
+      {"gcc -mx32", "Mx32"},
+      {"aarch64-linux-gnu-gcc", "Aarch64"},
+      {"x86_64-linux-gnu-gcc", "X86_64"}};
   return names.at(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Toolchains, ArchitecturesOfGcc,
-                         ::testing::Values("gcc", "gcc -m32", "gcc -mx32", "aarch64-linux-gnu-gcc"), toolchain_name);
+                         ::testing::Values("gcc", "gcc -m32", "gcc -mx32", "aarch64-linux-gnu-gcc", "x86_64-linux-gnu-gcc"),
+                         toolchain_name);
 
 // Image platform architectures are Go's GOARCH names: Go builds for each without a C toolchain.
 TEST(Architectures, OciNamesAreGoArchitectures) {

@@ -46,18 +46,45 @@ TEST(ElfDynamic, SharedLibraryWithSoname) {
 }
 
 TEST(ElfDynamic, GlibcRequiredComparesNumerically) {
+  // A library of glibc's version names, GLIBC_2.4 and GLIBC_2.34, as x86_64's libc.so.6 defines both (openat,
+  // __libc_start_main); a module needing a symbol of each. "2.34" is newer although "2.4" sorts after it.
+  TempDir dir;
+  write_file(dir / "versions.map", "GLIBC_2.4 { global: old_call; local: *; };\nGLIBC_2.34 { global: new_call; } GLIBC_2.4;\n");
+  std::string lib = build(dir, "gcc", "int old_call(void) { return 1; }\nint new_call(void) { return 2; }\n",
+                          "libversions.so.1",
+                          "-shared -fPIC -nostdlib -Wl,-soname,libversions.so.1 -Wl,--version-script,'" +
+                              dir / "versions.map" + "'");
+  ASSERT_FALSE(lib.empty());
+  std::string user = build(dir, "gcc", "int old_call(void);\nint new_call(void);\nint both(void) { return old_call() + new_call(); }\n",
+                           "libuser.so", "-shared -fPIC -nostdlib '" + lib + "'");
+  ASSERT_FALSE(user.empty());
+  ElfFacts f = facts_of_file(user);
+  EXPECT_EQ(f.version_needs, (std::vector<std::string>{"libversions.so.1:GLIBC_2.4", "libversions.so.1:GLIBC_2.34"}));
+  EXPECT_EQ(f.glibc_required, "GLIBC_2.34");
+}
+
+TEST(ElfDynamic, GlibcRequiredOfARealProgramIsItsNewestSymbolsVersion) {
+  const NativeTarget& native = native_target();
+  if (!native.glibc_at_least("2.36"))
+    GTEST_SKIP() << "arc4random came in glibc 2.36; this machine's glibc is " << native.glibc_version;
   TempDir dir;
   std::string newer = build(dir, "gcc", R"(#include <stdlib.h>
 int main(void) { return arc4random() == 0; }
 )", "arc4random");
   ASSERT_FALSE(newer.empty());
   EXPECT_EQ(facts_of_file(newer).glibc_required, "GLIBC_2.36");
+}
 
-  // openat is GLIBC_2.4 on x86_64, __libc_start_main GLIBC_2.34: "2.34" is newer although "2.4" sorts after it.
-  // (aarch64's glibc starts at GLIBC_2.17, which sorts before GLIBC_2.34 either way.)
-  if (native_target().machine != "x86_64")
-    GTEST_SKIP() << "openat@GLIBC_2.4 is x86_64 glibc's; gcc builds for " << native_target().machine
+TEST(ElfDynamic, GlibcRequiredOfX86_64Openat) {
+  // x86_64's glibc has openat at GLIBC_2.4 and __libc_start_main at GLIBC_2.34 (since glibc 2.34); aarch64's
+  // starts at GLIBC_2.17, which sorts before GLIBC_2.34 either way.
+  const NativeTarget& native = native_target();
+  if (native.machine != "x86_64")
+    GTEST_SKIP() << "openat@GLIBC_2.4 is x86_64 glibc's; gcc builds for " << native.machine
                  << " here, where openat has another symbol version";
+  if (!native.glibc_at_least("2.34"))
+    GTEST_SKIP() << "__libc_start_main is GLIBC_2.34 from glibc 2.34 on; this machine's glibc is " << native.glibc_version;
+  TempDir dir;
   std::string bin = build(dir, "gcc", R"(#include <fcntl.h>
 int main(void) { return openat(AT_FDCWD, "/", O_RDONLY) < 0; }
 )", "openat");

@@ -19,7 +19,7 @@ TEST(ElfLinkage, GccDynamic) {
     EXPECT_EQ(f.interpreter, native_target().glibc_interpreter);
     EXPECT_EQ(f.needed, std::vector<std::string>{"libc.so.6"});
     EXPECT_EQ(f.libc, LibcKind::Glibc);
-    EXPECT_EQ(f.glibc_required, "GLIBC_2.34");  // __libc_start_main@GLIBC_2.34
+    EXPECT_EQ(f.glibc_required, native_target().glibc_start_main_version);  // __libc_start_main@GLIBC_2.34 on 2.34+
     EXPECT_EQ(f.threads, std::optional<bool>(false));
     EXPECT_TRUE(f.has_gnu_stack);
     EXPECT_EQ(f.gnu_stack_flags, 6u);  // RW, not executable

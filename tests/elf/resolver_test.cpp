@@ -168,8 +168,8 @@ TEST(ElfResolvesNames, TheLibcThatDefinesTheResolverDoesNot) {
   TempDir dir;
   std::string musl = build(dir, "musl-gcc", kHelloC, "hello");
   ASSERT_FALSE(musl.empty());
-  ElfFacts program = facts_of_file(musl);
-  ElfFacts loader = facts_of_file(program.interpreter);  // musl's libc.so, which carries its resolver
+  EXPECT_EQ(facts_of_file(musl).interpreter, native_target().musl_interpreter);
+  ElfFacts loader = facts_of_file(native_target().musl_libc_file);  // musl's libc.so, which carries its resolver
   EXPECT_TRUE(loader.is_musl_loader);
   EXPECT_FALSE(loader.resolves_names);
 

@@ -313,11 +313,15 @@ TEST_F(LoaderSearch, EveryCacheFormatLdconfigWrites) {
 }
 
 
-// A real cache with its bytes cut or overwritten: a problem or warnings, never a crash, and glibc's
-// fallback (a cache it cannot read is no cache).
+// A real cache, the one ldconfig writes for a root of this machine's glibc and a library, with its bytes
+// cut or overwritten: a problem or warnings, never a crash, and glibc's fallback (a cache it cannot read
+// is no cache).
 TEST_F(LoaderSearch, MalformedCachesGiveAProblemNeverACrash) {
-  std::string good = test::read_file("/etc/ld.so.cache");
-  if (good.size() <= 48) GTEST_SKIP() << "this machine has no /etc/ld.so.cache";
+  SKIP_WITHOUT_ROOT();
+  MirroredRoot root(*this);
+  root.text("etc/ld.so.conf.d/local.conf", "/usr/local/lib\n");
+  root.file("usr/local/lib/libfoo.so.1", libfoo(kBase));
+  const std::string good = root.ldconfig("-c new");
   std::string problem;
   auto parsed = LdSoCache::parse(good, &problem);
   ASSERT_TRUE(parsed) << problem;
@@ -342,7 +346,7 @@ TEST_F(LoaderSearch, MalformedCachesGiveAProblemNeverACrash) {
 
   auto with_u32 = [&](size_t at, uint32_t v) {
     std::string bad = good;
-    for (int i = 0; i < 4; ++i) bad[at + i] = char(v >> (8 * i));  // this machine's caches are little-endian
+    for (int i = 0; i < 4; ++i) bad[at + i] = char(v >> (8 * i));  // a little-endian cache, as checked above
     return bad;
   };
   EXPECT_FALSE(LdSoCache::parse(good.substr(0, 10), &problem));
@@ -509,7 +513,9 @@ TEST_F(LoaderSearch, HwcapsEntriesOfTheCacheDependOnTheCpu) {
 
 TEST_F(LoaderSearch, SystemDirectoriesAreTheLoadersOwn) {
   LoaderHelp help = loader_help();
-  ASSERT_FALSE(help.system_dirs.empty());
+  if (help.system_dirs.empty())
+    GTEST_SKIP() << native().glibc_loader_file << " --help lists no system search path (glibc "
+                 << native().glibc_version << "; 2.33 and later do)";
   const bool lib64_is_one =
       std::find(help.system_dirs.begin(), help.system_dirs.end(), "lib64") != help.system_dirs.end();
   for (bool bytes : {true, false}) {
@@ -736,9 +742,10 @@ TEST(LoaderLibcOwnNames, AreThoseALibcShipsItself) {
                     "libssl.so.3", "libcurl.so.4", "libmagic.so.1", "libc.so.7", "libcap.so.2", "libnss3.so"})
     EXPECT_FALSE(LoaderEmulator::is_libc_own_name(name)) << name;
 
-  // Every library of this machine's libc6 package, where it has one.
+  // Every library of the glibc package gcc links against here, where dpkg knows it.
   std::string files;
-  if (test::run("dpkg -L libc6 2>/dev/null", &files) != 0) return;
+  if (test::run("dpkg -L libc6 2>/dev/null", &files) != 0)
+    GTEST_SKIP() << "the names checked; dpkg knows no libc6 here to take the rest of glibc's libraries from";
   int seen = 0;
   for (auto& f : split(files, "\n")) {
     if (parent_dir(f) != "/" + parent_dir(native().glibc_libc_path) || f.find(".so") == std::string::npos) continue;

@@ -85,6 +85,7 @@ TEST(RegistryPull, MultiArchIndexPicksThePlatform) {
   std::string layout = tmp / "layout";
   ImageSpec amd64, arm64, attestation;
   amd64.tag = "amd64";
+  amd64.platform = {"linux", "amd64", ""};
   amd64.layers = {LayerBlob{read_file(alpine_minirootfs("x86_64")), Compression::Gzip, "ADD alpine"}};
   arm64.tag = "arm64";
   arm64.platform = {"linux", "arm64", "v8"};

@@ -6,10 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <thread>
 
 #include "source_test_util.h"
+#include "source/blob_store.h"
 #include "util/sha256.h"
 #include "util/strings.h"
 
@@ -212,4 +215,48 @@ TEST(SourceStream, HostileStreamsFailNamingWhatWasWrong) {
   expect_input_error([&] { open_through_fifo(t, whole.substr(0, whole.size() / 2), "", "", handed); },
                      {"truncated or corrupt archive"});
   expect_input_error([&] { open_through_fifo(t, "not a tar at all", "", "", handed); }, {"not a tar archive"});
+}
+
+namespace {
+
+// The first `cut` bytes of `bytes`, then the error a connection that drops gives.
+class DroppedStream : public ByteStream {
+ public:
+  DroppedStream(const std::string& bytes, size_t cut) : bytes_(bytes), cut_(cut) {}
+  size_t read(void* buf, size_t n) override {
+    if (pos_ == cut_) throw InputError::about("docker-daemon:app:1", "the connection dropped");
+    n = std::min({n, cut_ - pos_, size_t(4096)});
+    std::memcpy(buf, bytes_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  const std::string& bytes_;
+  size_t cut_, pos_ = 0;
+};
+
+}  // namespace
+
+// Wherever the stream fails (a member's header, a layer blob being read, plain or gzip-compressed), its own
+// error is the one the reader gets, not what libarchive or the layer's reader made of it.
+TEST(SourceStream, AStreamThatFailsGivesItsOwnError) {
+  TempDir t;
+  write_docker_archive(sample_spec(), t / "legacy.tar", true);
+  ASSERT_EQ(run("gzip -c '" + t / "legacy.tar" + "' > '" + t / "legacy.tar.gz" + "'"), 0);
+  for (const std::string name : {"legacy.tar", "legacy.tar.gz"}) {
+    const std::string bytes = read_file(t / name);
+    for (size_t cut : {size_t(0), size_t(100), size_t(700), bytes.size() / 3, bytes.size() / 2, bytes.size() * 3 / 4}) {
+      SCOPED_TRACE(name + " cut at " + std::to_string(cut));
+      DroppedStream in(bytes, cut);
+      Handed handed;
+      try {
+        TarStore store(in, handed.reader());
+        ADD_FAILURE() << "no error";
+      } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "docker-daemon:app:1: the connection dropped");
+        EXPECT_EQ(e.subject(), "docker-daemon:app:1");
+      }
+    }
+  }
 }

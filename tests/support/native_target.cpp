@@ -9,6 +9,7 @@
 #include "elf/elf_facts.h"
 #include "test_support.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace imgaudit::test {
 
@@ -30,10 +31,13 @@ std::string real_file(const std::string& path) {
 
 std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
-// The PT_INTERP of a trivial program `compiler` links, as readelf shows it ("" when it has none); false, and
-// why in *why, when it cannot link one.
+// The file of a trivial program `compiler` links here.
+std::string probe_program(const TempDir& dir, const std::string& compiler) { return dir / (compiler + "-probe"); }
+
+// The PT_INTERP of a trivial program `compiler` links (probe_program), as readelf shows it ("" when it has
+// none); false, and why in *why, when it cannot link one.
 bool linked_interpreter(const TempDir& dir, const std::string& compiler, std::string* interpreter, std::string* why) {
-  std::string src = dir / "probe.c", out = dir / (compiler + "-probe"), log;
+  std::string src = dir / "probe.c", out = probe_program(dir, compiler), log;
   write_file(src, "int main(void) { return 0; }\n");
   if (run(compiler + " -o '" + out + "' '" + src + "' 2>&1", &log) != 0) {
     *why = compiler + " cannot link a trivial program: " + trimmed(log);
@@ -51,6 +55,17 @@ bool linked_interpreter(const TempDir& dir, const std::string& compiler, std::st
     *interpreter = log.substr(at, log.find(']', at) - at);
   }
   return true;
+}
+
+// The version readelf shows for the symbol `name` that `program` imports ("GLIBC_2.34"); "" when none.
+std::string imported_symbol_version(const std::string& program, const std::string& name) {
+  std::string out;
+  if (run("LC_ALL=C readelf --dyn-syms -W '" + program + "' 2>/dev/null", &out) != 0) return "";
+  const std::string tag = " " + name + "@";
+  size_t at = out.find(tag);
+  if (at == std::string::npos) return "";
+  at += tag.size();
+  return out.substr(at, out.find_first_of(" \n", at) - at);
 }
 
 // The real file of gcc -print-file-name=NAME; "" when gcc does not know it (it then echoes NAME alone).
@@ -100,6 +115,8 @@ NativeTarget probe() {
     t.glibc_loader_file = gcc_file(t.glibc_loader_name);
     if (t.glibc_loader_file.empty()) t.glibc_loader_file = real_file(t.glibc_interpreter);
     if (t.glibc_loader_file.empty()) problem("neither gcc nor " + t.glibc_interpreter + " gives glibc's loader file");
+    t.glibc_start_main_version = imported_symbol_version(probe_program(dir, "gcc"), "__libc_start_main");
+    if (t.glibc_start_main_version.empty()) problem("readelf shows no versioned __libc_start_main in what gcc links");
   }
   t.glibc_libc_file = gcc_file("libc.so.6");
   if (t.glibc_libc_file.empty()) problem("gcc -print-file-name=libc.so.6 does not find glibc's libc.so.6");
@@ -137,6 +154,15 @@ NativeTarget probe() {
 }
 
 }  // namespace
+
+bool NativeTarget::glibc_at_least(const std::string& version) const {
+  std::optional<DottedVersion> running = DottedVersion::parse(glibc_version), wanted = DottedVersion::parse(version);
+  return running && wanted && !(*running < *wanted);
+}
+
+std::string foreign_compiler() {
+  return native_target().machine == "x86_64" ? "aarch64-linux-gnu-gcc" : "x86_64-linux-gnu-gcc";
+}
 
 const NativeTarget& native_target() {
   static const NativeTarget target = probe();

@@ -16,6 +16,9 @@ struct NativeTarget {
 
   // glibc, as gcc links against it.
   std::string glibc_version;      // gnu_get_libc_version(): "2.36"
+  // The symbol version of __libc_start_main in a program gcc links, as readelf shows it: the newest glibc
+  // version such a program needs, "GLIBC_2.34" since glibc 2.34, the architecture's first before.
+  std::string glibc_start_main_version;
   std::string glibc_interpreter;  // PT_INTERP of a program gcc links: "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"
   std::string glibc_loader_name;  // the loader's file name: "ld-linux-x86-64.so.2"
   std::string glibc_loader_file;  // the loader's real file on this machine
@@ -36,6 +39,8 @@ struct NativeTarget {
   std::string problem;
 
   Platform platform() const { return {"linux", oci_arch, ""}; }
+  // Whether the glibc running the tests is `version` ("2.36") or newer.
+  bool glibc_at_least(const std::string& version) const;
   // An image path without its leading '/': "lib64/ld-linux-x86-64.so.2".
   static std::string relative(const std::string& path) { return path.empty() || path[0] != '/' ? path : path.substr(1); }
 };
@@ -44,5 +49,9 @@ struct NativeTarget {
 // reads (not the project's ELF code, which tests compare with these values). A probe that failed fails the
 // calling test, with what the tool said.
 const NativeTarget& native_target();
+
+// The C compiler of another architecture that the tests build with: Debian's aarch64-linux-gnu-gcc on an
+// x86_64 machine, its x86_64-linux-gnu-gcc on any other. Whether it is installed is toolchain_problem's to say.
+std::string foreign_compiler();
 
 }  // namespace imgaudit::test
