@@ -15,7 +15,7 @@
 #include "app/dockerfile_links.h"
 #include "app/engine_cli.h"
 #include "app/fleet.h"
-#include "app/image_list.h"
+#include "app/fleet_cli.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
 #include "app/version_info.h"
@@ -76,7 +76,8 @@ int explain_rule(std::ostream& out, const std::string& id) {
 
 struct CliOptions {
   std::vector<std::string> images;
-  std::string images_from, shard, platform, format = "text", fail_on = "error", dockerfile, color = "auto";
+  FleetCliOptions fleet;
+  std::string platform, format = "text", fail_on = "error", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
   bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
@@ -132,35 +133,17 @@ int run_audit(const CliOptions& cli, const Policy& policy) {
   return findings_status(cli, findings_over(cli, report.findings));
 }
 
-// The images named on the command line, then those of --images-from, each once.
-std::vector<std::string> fleet_images(const CliOptions& cli) {
-  std::vector<std::string> images = cli.images;
-  if (!cli.images_from.empty()) {
-    std::vector<std::string> listed;
-    if (cli.images_from == "-") {
-      listed = read_image_list(std::cin, "standard input (--images-from -)");
-    } else {
-      std::ifstream file(cli.images_from);
-      if (!file) throw InputError(cli.images_from + ": cannot read the image list (--images-from)");
-      listed = read_image_list(file, cli.images_from);
-    }
-    images.insert(images.end(), listed.begin(), listed.end());
-  }
-  if (images.empty()) throw InputError("no image to audit: " + (cli.images_from.empty() ? std::string("name one") : cli.images_from + " lists none"));
-  return unique_images(images);
-}
-
 // Many images: one report with a part an image; the exit status is the worst of them.
 int run_fleet(const CliOptions& cli, const Policy& policy) {
   if (!cli.dockerfile.empty())
     throw InputError("--dockerfile is the Dockerfile of one image: audit that image on its own");
-  if (cli.registry.password_stdin && cli.images_from == "-")
+  if (cli.registry.password_stdin && cli.fleet.images_from == "-")
     throw InputError("--password-stdin and --images-from - would both read standard input");
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   std::optional<Shard> shard;
-  if (!cli.shard.empty()) shard = Shard::parse(cli.shard);
-  const std::vector<std::string> names = fleet_images(cli);
+  if (!cli.fleet.shard.empty()) shard = Shard::parse(cli.fleet.shard);
   AuditOptions options = audit_options(cli, "");
+  const std::vector<std::string> names = fleet_images(cli.images, cli.fleet, options.registry, cli.quiet);
   if (cli.registry.password_stdin && std::count(names.begin(), names.end(), "-"))
     throw InputError("--password-stdin and the image \"-\" would both read standard input");
 
@@ -279,11 +262,7 @@ int run_cli(int argc, char** argv) {
                  "- (a docker save archive on standard input), docker-daemon:NAME, podman:NAME, docker://REF, or a "
                  "name looked for in the local Docker Engine, Podman, then the registry (--image-src); several "
                  "images make one report with a part each");
-  app.add_option("--images-from", cli.images_from,
-                 "FILE listing images to audit, one a line (# comments; - for standard input), after any IMAGE");
-  app.add_option("--shard", cli.shard,
-                 "K/N: audit only the K-th of N shares of the images, by digest, the same in every run (N processes "
-                 "cover a list once)");
+  add_fleet_options(app, cli.fleet);
   app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
   app.add_option("--format", cli.format, "report format on standard output")->check(CLI::IsMember(report_formats()));
   app.add_option("-o,--output", cli.outputs,
@@ -336,7 +315,7 @@ int run_cli(int argc, char** argv) {
       else print_settings(std::cout, app, *settings, argc, argv);
       return kExitClean;
     }
-    if (!compare_cmd->parsed() && cli.images.empty() && cli.images_from.empty()) throw CLI::RequiredError("IMAGE");
+    if (!compare_cmd->parsed() && cli.images.empty() && !cli.fleet.many()) throw CLI::RequiredError("IMAGE");
     if (!compare_cmd->parsed() && !cli.images.empty()) {
       const std::string& first = cli.images.front();
       std::string command = command_meant(first, {"rules", "explain", "compare", "config", "version"});
@@ -369,7 +348,7 @@ int run_cli(int argc, char** argv) {
     std::string settings_path = settings_file_read(app);
     if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
     if (compare_cmd->parsed()) return run_compare(cli, compare_a, compare_b, compare_output);
-    bool many = cli.images.size() != 1 || !cli.images_from.empty() || !cli.shard.empty();
+    bool many = cli.images.size() != 1 || cli.fleet.many();
     if (many) return run_fleet(cli, policy_of(cli, *settings, settings_path));
     return run_audit(cli, policy_of(cli, *settings, settings_path));
   } catch (const InputError& e) {
