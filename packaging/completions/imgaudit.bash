@@ -64,7 +64,7 @@ _imgaudit_option_values() {
     --ignore)
       # ID, or ID:PATHGLOB: only the id is completed.
       [[ $cur == *:* ]] || compgen -W "$(_imgaudit_rule_ids)" -- "$cur" ;;
-    -o | --output | --config | --dockerfile | --ca-cert) _imgaudit_files "$cur" ;;
+    -o | --output | --config | --dockerfile | --ca-cert | --images-from) _imgaudit_files "$cur" ;;
     --cache-dir) _imgaudit_dirs "$cur" ;;
     *) ;;  # a number, a user name or a host: nothing to offer
   esac
@@ -74,7 +74,8 @@ _imgaudit_option_values() {
 _imgaudit_takes_value() {
   case $1 in
     --platform | --format | -o | --output | --fail-on | -j | --jobs | --ignore | --config | --dockerfile | \
-      --username | --ca-cert | --insecure-registry | --cache-dir | --timeout | --retry-wait) return 0 ;;
+      --username | --ca-cert | --insecure-registry | --cache-dir | --timeout | --retry-wait | --images-from | \
+      --registry | --include | --exclude | --registry-page-size | --shard) return 0 ;;
   esac
   return 1
 }
