@@ -5,7 +5,7 @@
 
 #include "cache/blob_cache.h"
 #include "cache/cache_dir.h"
-#include "cache/facts_cache.h"
+#include "cache/choose_facts_cache.h"
 #include "layer/read_layers.h"
 #include "layer/streamed_layers.h"
 #include "registry/progress.h"
@@ -19,11 +19,13 @@ namespace imgaudit {
 Audit::Audit(const AuditOptions& options) {
   std::string cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
   std::optional<BlobCache> blobs;
-  std::optional<FactsCache> facts;
-  if (options.use_cache && !cache_dir.empty()) {
-    blobs.emplace(cache_dir);
-    facts.emplace(cache_dir);
+  std::unique_ptr<LayerFactsCache> facts;  // the folder's, or Redis's with --cache
+  if (options.use_cache) {
+    if (!cache_dir.empty()) blobs.emplace(cache_dir);
+    facts = choose_facts_cache(options.shared_cache, cache_dir);
   }
+  // Local images' layers are cached only when a cache is named: --cache-dir or --cache.
+  const bool cache_local = !options.cache_dir.empty() || !options.shared_cache.url.empty();
   std::unique_ptr<Progress> progress = options.progress ? std::make_unique<Progress>(stderr) : nullptr;
   RegistryOptions registry = options.registry;
   registry.cache = blobs ? &*blobs : nullptr;
@@ -31,7 +33,7 @@ Audit::Audit(const AuditOptions& options) {
   // Layer facts of archives read in one pass (stdin, the engines), by digest.
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   // A stream's layers come one after another: each gets the threads -j gives, up to two.
-  StreamedLayers streamed(facts && !options.cache_dir.empty() ? &*facts : nullptr,
+  StreamedLayers streamed(cache_local ? facts.get() : nullptr,
                           LayerReadOptions{options.verify_diff_ids, jobs > 1});
   bool from_registry = false, from_stream = false;
   ImageOpeners openers;
@@ -51,12 +53,12 @@ Audit::Audit(const AuditOptions& options) {
   openers.lookup = options.lookup;
   std::vector<std::string> passed_over;
   auto source = open_image(options.image, options.platform, openers, &passed_over);
-  bool cache_layers = facts && (from_registry || !options.cache_dir.empty());
+  bool cache_layers = facts && (from_registry || cache_local);
   const LayerFactsCache* layer_cache = nullptr;
   if (from_stream)
     layer_cache = &streamed;
   else if (cache_layers)
-    layer_cache = &*facts;
+    layer_cache = facts.get();
   // Name the image as well as the layer: "oci:/x: layer sha256:...: digest mismatch".
   auto naming_image = [&](const InputError& e) {
     const std::string image = source->describe();

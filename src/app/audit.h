@@ -2,6 +2,7 @@
 #include <optional>
 #include <string>
 
+#include "cache/choose_facts_cache.h"
 #include "engine/engine_source.h"
 #include "registry/registry_options.h"
 #include "report/report.h"
@@ -21,6 +22,8 @@ struct AuditOptions {
   // and for local ones when cache_dir is given.
   bool use_cache = true;
   std::string cache_dir;  // "": $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit
+  // With a URL, layer facts go to Redis instead, for local images too; manifests and configs stay in cache_dir.
+  SharedCacheOptions shared_cache;
   bool progress = false;  // bytes per layer on standard error
 };
 
