@@ -18,6 +18,12 @@ void global_init() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+// A server that went away closes the connection or resets it, whichever comes first: one message for both.
+RedisError broken(CURLcode rc) {
+  if (rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR) return RedisError("the connection was closed");
+  return RedisError(std::string("the connection broke: ") + curl_easy_strerror(rc));
+}
+
 }  // namespace
 
 RedisSocket::RedisSocket(const RedisUrl& url, const std::string& ca_cert) {
@@ -74,7 +80,7 @@ void RedisSocket::send(std::string_view bytes, RedisDeadline deadline) {
       wait(true, deadline);
       continue;
     }
-    if (rc != CURLE_OK) throw RedisError(std::string("the connection broke: ") + curl_easy_strerror(rc));
+    if (rc != CURLE_OK) throw broken(rc);
     bytes.remove_prefix(sent);
   }
 }
@@ -87,8 +93,8 @@ size_t RedisSocket::receive(char* buffer, size_t size, RedisDeadline deadline) {
       wait(false, deadline);
       continue;
     }
-    if (rc != CURLE_OK) throw RedisError(std::string("the connection broke: ") + curl_easy_strerror(rc));
-    if (got == 0) throw RedisError("the server closed the connection");
+    if (rc != CURLE_OK) throw broken(rc);
+    if (got == 0) throw broken(CURLE_RECV_ERROR);
     return got;
   }
 }
