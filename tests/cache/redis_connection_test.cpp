@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "cache/redis_connection.h"
+#include "local_registry.h"
+#include "redis_server.h"
 
 namespace imgaudit::test {
 namespace {
@@ -124,6 +126,32 @@ TEST(RedisConnection, NobodyListening) {
   } catch (const RedisError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("cannot connect: Failed to connect to 127.0.0.1 port " + std::to_string(u.port), 0), 0u)
         << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+// Writing to a connection the server has closed is an error, not SIGPIPE ending the process: curl sends
+// with MSG_NOSIGNAL, over TLS too.
+TEST(RedisConnection, ServerGoneWhileSendingIsAnError) {
+  SKIP_WITHOUT_REDIS();
+  for (bool tls : {false, true}) {
+    if (tls && python_with_crypto().empty()) continue;
+    RedisServer redis({{}, "", tls});
+    RedisConnection c(parse_redis_url(redis.url()), redis.ca_cert());
+    EXPECT_EQ(c.command({"PING"}).text, "PONG");
+    redis.kill_now();
+    std::string big(8 << 20, 'x');  // more than the socket buffers take: sends after the reset
+    try {
+      for (int i = 0; i < 4; ++i) c.command({"SET", "k", big});
+      ADD_FAILURE() << "no error";
+    } catch (const RedisError& e) {
+      EXPECT_EQ(std::string(e.what()), "the connection was closed") << (tls ? "TLS" : "plain");
+    }
   }
 }
 
