@@ -6,11 +6,11 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 BUILD="build-essential cmake pkg-config ca-certificates \
-  libarchive-dev nlohmann-json3-dev libelf-dev libcli11-dev libssl-dev libcurl4-openssl-dev libyaml-cpp-dev zlib1g-dev \
+  libarchive-dev nlohmann-json3-dev libelf-dev libcli11-dev libssl-dev libcurl4-openssl-dev libyaml-cpp-dev zlib1g-dev libhiredis-dev \
   musl-tools musl-dev"
 TESTS="git libgtest-dev liblief-dev \
   file golang-go rustc libjemalloc-dev libmimalloc-dev \
-  umoci skopeo docker-registry docker.io podman debootstrap curl zstd gzip tar \
+  umoci skopeo docker-registry docker.io podman redis-server redis-tools debootstrap curl zstd gzip tar \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
   clang-14 libclang-rt-14-dev llvm-14 \

@@ -66,6 +66,8 @@ _imgaudit_option_values() {
       [[ $cur == *:* ]] || compgen -W "$(_imgaudit_rule_ids)" -- "$cur" ;;
     -o | --output | --config | --dockerfile | --ca-cert | --images-from) _imgaudit_files "$cur" ;;
     --cache-dir) _imgaudit_dirs "$cur" ;;
+    --cache) compgen -W 'redis:// rediss://' -- "$cur" ;;
+    --cache-ttl) compgen -W '30d 7d 12h' -- "$cur" ;;
     *) ;;  # a number, a user name or a host: nothing to offer
   esac
 }
@@ -74,7 +76,7 @@ _imgaudit_option_values() {
 _imgaudit_takes_value() {
   case $1 in
     --platform | --format | -o | --output | --fail-on | -j | --jobs | --ignore | --config | --dockerfile | \
-      --username | --ca-cert | --insecure-registry | --cache-dir | --timeout | --retry-wait | --images-from | \
+      --username | --ca-cert | --insecure-registry | --cache-dir | --cache | --cache-ttl | --timeout | --retry-wait | --images-from | \
       --registry | --include | --exclude | --registry-page-size | --shard) return 0 ;;
   esac
   return 1

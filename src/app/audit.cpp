@@ -15,10 +15,11 @@ namespace imgaudit {
 AuditSession::AuditSession(const AuditOptions& options)
     : options_(options), jobs_(options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency())) {
   std::string cache_dir = options.cache_dir.empty() ? default_cache_dir() : options.cache_dir;
-  if (options.use_cache && !cache_dir.empty()) {
-    blobs_.emplace(cache_dir);
-    facts_.emplace(cache_dir);
+  if (options.use_cache) {
+    if (!cache_dir.empty()) blobs_.emplace(cache_dir);
+    facts_ = choose_facts_cache(options.shared_cache, cache_dir);
   }
+  cache_local_ = !options.cache_dir.empty() || !options.shared_cache.url.empty();
   if (options.progress) progress_ = std::make_unique<Progress>(stderr);
   registry_ = options.registry;
   registry_.cache = blobs_ ? &*blobs_ : nullptr;
@@ -28,7 +29,7 @@ AuditSession::AuditSession(const AuditOptions& options)
 OpenedImage AuditSession::open(const std::string& image) const {
   OpenedImage opened;
   // A stream's layers come one after another: each gets the threads -j gives, up to two.
-  opened.streamed = std::make_unique<StreamedLayers>(facts_ && !options_.cache_dir.empty() ? &*facts_ : nullptr,
+  opened.streamed = std::make_unique<StreamedLayers>(cache_local_ ? facts_.get() : nullptr,
                                                      LayerReadOptions{options_.verify_diff_ids, jobs_ > 1});
   bool from_stream = false;
   ImageOpeners openers;
@@ -53,7 +54,7 @@ OpenedImage AuditSession::open(const std::string& image) const {
 
 const LayerFactsCache* AuditSession::layer_cache(const OpenedImage& image) const {
   if (image.streamed) return image.streamed.get();
-  if (facts_ && (image.from_registry || !options_.cache_dir.empty())) return &*facts_;
+  if (facts_ && (image.from_registry || cache_local_)) return facts_.get();
   return nullptr;
 }
 

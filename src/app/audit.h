@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cache/blob_cache.h"
-#include "cache/facts_cache.h"
+#include "cache/choose_facts_cache.h"
 #include "engine/engine_source.h"
 #include "layer/shared_layers.h"
 #include "layer/streamed_layers.h"
@@ -27,6 +27,8 @@ struct AuditOptions {
   // and for local ones when cache_dir is given.
   bool use_cache = true;
   std::string cache_dir;  // "": $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit
+  // With a URL, layer facts go to Redis instead, for local images too; manifests and configs stay in cache_dir.
+  SharedCacheOptions shared_cache;
   bool progress = false;  // bytes per layer on standard error
 };
 
@@ -54,7 +56,8 @@ class AuditSession {
   AuditOptions options_;
   unsigned jobs_;
   std::optional<BlobCache> blobs_;
-  std::optional<FactsCache> facts_;
+  std::unique_ptr<LayerFactsCache> facts_;  // the folder's, or Redis's with --cache
+  bool cache_local_ = false;                // local images' layers too: --cache-dir or --cache named
   std::unique_ptr<Progress> progress_;
   RegistryOptions registry_;
 };

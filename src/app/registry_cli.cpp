@@ -6,9 +6,42 @@
 #include <iostream>
 #include <iterator>
 
+#include "cache/redis_url.h"
+#include "util/duration.h"
 #include "util/error.h"
+#include "util/limits.h"
 
 namespace imgaudit {
+
+namespace {
+
+// CLI11 checks, so that a bad value in a variable or the settings file is named as a flag's is. Their
+// words never repeat the URL: it may hold a password.
+CLI::Validator redis_url_check() {
+  return CLI::Validator(
+      [](std::string& url) {
+        if (url.empty()) return std::string();  // none: a settings file or variable can unset it
+        try {
+          parse_redis_url(url);
+          return std::string();
+        } catch (const InputError& e) {
+          return std::string(e.what());
+        }
+      },
+      "");
+}
+
+CLI::Validator duration_check() {
+  return CLI::Validator(
+      [](std::string& text) {
+        if (parse_duration_ms(text, kMaxCacheTtlMs)) return std::string();
+        return "\"" + text.substr(0, 40) + "\" is no duration: a whole number and a unit, s, m, h or d (30d, 12h, 90m, " +
+               "3600s), up to 3650d";
+      },
+      "");
+}
+
+}  // namespace
 
 void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
   app.add_option("--username", out.username, "registry user name (with --password-stdin); else docker's credentials");
@@ -25,6 +58,14 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
   app.add_flag("--no-cache", out.no_cache, "neither read nor write the cache");
   app.add_option("--cache-dir", out.cache_dir,
                  "cache folder (default $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit); given, local images use it too");
+  app.add_option("--cache", out.cache,
+                 "share layer facts through Redis, for local images too: redis://[USER:PASSWORD@]HOST:PORT[/DB], or "
+                 "rediss:// for TLS (manifests and configs stay in the cache folder)")
+      ->check(redis_url_check());
+  app.add_option("--cache-ttl", out.cache_ttl,
+                 "how long layer facts stay in Redis after they were last stored or used: 30d, 12h, 90m, 3600s "
+                 "(default 30d)")
+      ->check(duration_check());
 }
 
 void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options) {
@@ -43,8 +84,14 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
   options.registry.http.timeout_seconds = cli.timeout_seconds;
   options.registry.http.first_retry_wait_ms = cli.retry_wait_ms;
   options.registry.insecure_registries = cli.insecure_registries;
+  if (cli.no_cache && !cli.cache.empty())
+    throw InputError("--no-cache and --cache contradict each other: --no-cache reads and writes no cache, --cache "
+                     "names one for the layer facts");
   options.use_cache = !cli.no_cache;
   options.cache_dir = cli.cache_dir;
+  options.shared_cache.url = cli.cache;
+  options.shared_cache.ttl_ms = *parse_duration_ms(cli.cache_ttl, kMaxCacheTtlMs);  // checked by duration_check
+  options.shared_cache.ca_cert = cli.ca_cert;
   options.progress = !quiet && isatty(STDERR_FILENO);
 }
 

@@ -17,9 +17,12 @@ struct RegistryCliOptions {
   long retry_wait_ms = 500;
   bool no_cache = false;
   std::string cache_dir;
+  std::string cache;  // a redis:// or rediss:// URL for the layer facts
+  std::string cache_ttl = "30d";
 };
 
-// --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --retry-wait, --no-cache, --cache-dir.
+// --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --retry-wait, --no-cache, --cache-dir,
+// --cache, --cache-ttl.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
 // Fills the registry, cache and progress fields of `options` (progress on

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "cache/redis_url.h"
 #include "policy/policy.h"
 #include "util/strings.h"
 
@@ -77,7 +78,9 @@ void print_settings(std::ostream& out, const CLI::App& app, const SettingsFile& 
                          : var && *var && o->count() > 0 ? settings_variable(name)
                          : file.flags_set().count(name)  ? read
                                                           : "default";
-    out << name << ": " << printable(value_text(o)) << "  # " << printable(origin) << '\n';
+    std::string value = value_text(o);
+    if (name == "cache" && o->count() > 0) value = redis_url_for_display(value);  // its password is never shown
+    out << name << ": " << printable(value) << "  # " << printable(origin) << '\n';
   }
   for (const std::string& key : policy_keys())
     if (file.document().contains(key)) out << "# " << key << ": from " << read << '\n';

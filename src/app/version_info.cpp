@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <curl/curl.h>
 #include <elfutils/version.h>
+#include <hiredis/hiredis.h>
 #include <openssl/crypto.h>
 
 #include <CLI/Version.hpp>
@@ -23,6 +24,8 @@ std::string version_text() {
          "gzip layers: " + inflater_version(fastest_inflater()) + "\n" +
          "libelf: elfutils 0." + std::to_string(_ELFUTILS_VERSION) + " (built with)\n" +
          "libcurl " + curl_version_info(CURLVERSION_NOW)->version + "\n" +
+         "hiredis " + std::to_string(HIREDIS_MAJOR) + "." + std::to_string(HIREDIS_MINOR) + "." +
+         std::to_string(HIREDIS_PATCH) + " (built with)\n" +
          OpenSSL_version(OPENSSL_VERSION) + "\n" +
          "nlohmann-json " + std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
          std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_PATCH) + ", CLI11 " +

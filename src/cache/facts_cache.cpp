@@ -1,11 +1,9 @@
 #include "cache/facts_cache.h"
-#include "util/bounded_json.h"
 
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include "cache/cache_dir.h"
+#include "cache/facts_entry.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
@@ -18,24 +16,14 @@ std::optional<LayerFacts> FactsCache::load(const std::string& digest) const {
   if (!is_sha256_digest(digest)) return std::nullopt;
   std::string path = path_of(digest), bytes;
   if (!read_whole_file(path, bytes)) return std::nullopt;
-  try {
-    LayerFacts facts = parse_bounded_json_or_discarded(bytes).get<LayerFacts>();
-    if (facts.digest == digest) return facts;
-  } catch (const std::exception&) {
-  }
-  ::unlink(path.c_str());
-  return std::nullopt;
+  std::optional<LayerFacts> facts = facts_of_entry(bytes, digest);
+  if (!facts) ::unlink(path.c_str());
+  return facts;
 }
 
 void FactsCache::store(const LayerFacts& facts) const {
   if (!is_sha256_digest(facts.digest)) return;
-  std::string text;
-  try {
-    text = nlohmann::json(facts).dump();
-  } catch (const nlohmann::json::exception&) {
-    return;  // names that are not UTF-8 do not survive JSON: such a layer is read each time
-  }
-  write_atomically(dir_, path_of(facts.digest), text);
+  if (std::optional<std::string> entry = facts_entry(facts)) write_atomically(dir_, path_of(facts.digest), *entry);
 }
 
 }  // namespace imgaudit

@@ -182,4 +182,33 @@ inline constexpr size_t kMaxImageListLine = 4096;
 // N of --shard K/N.
 inline constexpr uint64_t kMaxShards = 100000;
 
+// --- The shared layer-facts cache (--cache redis://) ---
+// An answer past these bounds, or a server past these times, turns the shared cache off for the run with one
+// warning: it costs speed, never the audit.
+
+// One layer's facts as the caches keep them (JSON): a layer of 35,000 files takes 4 MB, the largest real
+// ones (470,000 files) some 60 MB; the bounds above (kMaxLayerEntries, kMaxLayerContentBytes) keep any
+// layer under this. A larger value is no entry: it is not stored, and one read back is rebuilt. Redis's
+// own bound on a value (proto-max-bulk-len) is 512 MB.
+inline constexpr size_t kMaxLayerFactsEntry = size_t(256) << 20;
+// Any other answer (a status, an error, a number): Redis's are under 200 bytes.
+inline constexpr size_t kMaxRedisShortReply = 64 << 10;
+// Bytes around an answer's payload: its type, its length and two CRLFs.
+inline constexpr size_t kRedisReplyFraming = 64;
+// Digits of a number or a string length in an answer: 18 keep it within a 64-bit integer.
+inline constexpr size_t kMaxRedisNumberDigits = 18;
+// Bytes of a server's error text a warning quotes.
+inline constexpr size_t kRedisErrorShown = 200;
+// Digits of the database in a redis:// URL (/15): Redis has 16 by default.
+inline constexpr size_t kMaxRedisDbDigits = 9;
+// To resolve, connect and finish the TLS handshake: a Redis on the network answers in milliseconds.
+inline constexpr long kRedisConnectTimeoutMs = 5000;
+// Without a byte sent or received during a command: the server hangs (stopped, or a dead link).
+inline constexpr long kRedisIdleTimeoutMs = 5000;
+// One command and its whole answer, however steadily the bytes come: the largest value at 4 MB/s. A
+// server that trickles bytes holds a worker no longer than this.
+inline constexpr long kRedisCommandTimeoutMs = 60000;
+// --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
+inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
+
 }  // namespace imgaudit

@@ -99,6 +99,10 @@ expect "imgaudit image.tar " ""
 expect "imgaudit --config im" image.tar
 expect "imgaudit -o la" layout/
 expect "imgaudit --cache-dir " layout/ rootfs-dir/
+expect "imgaudit --cache " redis:// rediss://
+expect "imgaudit --cache=rediss" rediss://
+expect "imgaudit --cache redis://127.0.0.1:6379 --cache-ttl " 12h 30d 7d
+expect "imgaudit --cache redis://127.0.0.1:6379 la" layout/
 
 [ ! -s "$work/stderr" ] || fail "the completion wrote to standard error: $(cat "$work/stderr")"
 

@@ -1,0 +1,95 @@
+#include "cache/redis_facts_cache.h"
+
+#include <ostream>
+#include <set>
+
+#include "cache/facts_entry.h"
+#include "util/limits.h"
+#include "util/sha256.h"
+#include "util/strings.h"
+
+namespace imgaudit {
+
+namespace {
+
+// The endpoints that failed in this process: a run that audits several images warns once.
+std::mutex failed_mutex;
+std::set<std::string> failed_endpoints;
+
+bool failed_before(const std::string& endpoint) {
+  std::lock_guard<std::mutex> lock(failed_mutex);
+  return failed_endpoints.count(endpoint) > 0;
+}
+
+}  // namespace
+
+RedisFactsCache::RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings)
+    : url_(std::move(url)), ttl_ms_(ttl_ms), ca_cert_(std::move(ca_cert)), warnings_(warnings) {}
+
+RedisFactsCache::~RedisFactsCache() = default;
+
+std::string RedisFactsCache::key_of(const std::string& digest) {
+  return "imgaudit:layer-facts:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
+}
+
+void RedisFactsCache::give_up(const std::string& what) const {
+  connection_.reset();
+  std::lock_guard<std::mutex> lock(failed_mutex);
+  if (!failed_endpoints.insert(url_.endpoint()).second) return;
+  warnings_ << "imgaudit: warning: " << printable(url_.endpoint() + ": " + what)
+            << ": going on without the shared cache\n";
+  warnings_.flush();
+}
+
+std::optional<RedisReply> RedisFactsCache::run(const std::vector<std::string>& args, size_t max_reply_bytes) const {
+  if (failed_before(url_.endpoint())) return std::nullopt;
+  try {
+    if (!connection_) connection_ = std::make_unique<RedisConnection>(url_, ca_cert_);
+    return connection_->command(args, max_reply_bytes);
+  } catch (const RedisError& e) {
+    give_up(e.what());
+  }
+  return std::nullopt;
+}
+
+void RedisFactsCache::run_expecting_no_error(const std::vector<std::string>& args) const {
+  std::optional<RedisReply> reply = run(args, kMaxRedisShortReply);
+  if (reply && reply->kind == RedisReply::Kind::Error)
+    give_up(args.front() + " refused: " + reply->text.substr(0, kRedisErrorShown));
+}
+
+std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const {
+  if (!is_sha256_digest(digest)) return std::nullopt;
+  const std::string key = key_of(digest);
+  std::optional<RedisReply> value;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // A range, not GET: a value past the bound comes back one byte too long, not whole.
+    value = run({"GETRANGE", key, "0", std::to_string(kMaxLayerFactsEntry)}, kMaxLayerFactsEntry + 1);
+    if (!value) return std::nullopt;
+    // WRONGTYPE: something else than a string under the key, which is no entry either.
+    if (value->kind == RedisReply::Kind::Error && !starts_with(value->text, "WRONGTYPE")) {
+      give_up("GETRANGE refused: " + value->text.substr(0, kRedisErrorShown));
+      return std::nullopt;
+    }
+  }
+  if (value->kind == RedisReply::Kind::String && value->text.empty()) return std::nullopt;  // absent
+  std::optional<LayerFacts> facts =
+      value->kind == RedisReply::Kind::String ? facts_of_entry(value->text, digest) : std::nullopt;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (facts)
+    run_expecting_no_error({"PEXPIRE", key, std::to_string(ttl_ms_)});  // a hit keeps it for another TTL
+  else
+    run_expecting_no_error({"DEL", key});
+  return facts;
+}
+
+void RedisFactsCache::store(const LayerFacts& facts) const {
+  if (!is_sha256_digest(facts.digest) || failed_before(url_.endpoint())) return;
+  std::optional<std::string> entry = facts_entry(facts);
+  if (!entry) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  run_expecting_no_error({"SET", key_of(facts.digest), *entry, "PX", std::to_string(ttl_ms_)});
+}
+
+}  // namespace imgaudit

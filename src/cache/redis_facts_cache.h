@@ -1,0 +1,48 @@
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cache/redis_connection.h"
+#include "cache/redis_url.h"
+#include "layer/layer_cache.h"
+
+namespace imgaudit {
+
+// Layer facts shared by every machine that reaches one Redis, under
+// imgaudit:layer-facts:v<format version>:<digest>, as the folder cache keeps them (facts_entry.h)
+// and checked as it checks them: a value that is corrupt, of another version or for another digest
+// is deleted, and the facts read again overwrite it. Each value expires `ttl_ms` after it was last
+// stored or hit. A server that cannot be reached, refuses AUTH or SELECT, hangs, answers what a
+// Redis would not, or goes away costs speed only: one warning on `warnings`, and no shared cache for
+// the rest of the run (the process: a later cache for the same endpoint does not try again).
+// One connection, made at the first load or store, used by one worker at a time.
+class RedisFactsCache : public LayerFactsCache {
+ public:
+  RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings);
+  ~RedisFactsCache() override;
+  std::optional<LayerFacts> load(const std::string& digest) const override;
+  void store(const LayerFacts& facts) const override;
+
+  static std::string key_of(const std::string& digest);
+
+ private:
+  // The reply (an error reply too), or nullopt when the shared cache is off, now or from before. The
+  // caller holds mutex_.
+  std::optional<RedisReply> run(const std::vector<std::string>& args, size_t max_reply_bytes) const;
+  // A command whose error reply turns the shared cache off too. The caller holds mutex_.
+  void run_expecting_no_error(const std::vector<std::string>& args) const;
+  void give_up(const std::string& what) const;
+
+  RedisUrl url_;
+  int64_t ttl_ms_;
+  std::string ca_cert_;
+  std::ostream& warnings_;
+  mutable std::mutex mutex_;
+  mutable std::unique_ptr<RedisConnection> connection_;
+};
+
+}  // namespace imgaudit

@@ -1,0 +1,226 @@
+// --cache redis://: imgaudit processes with cache folders of their own share layer facts through one
+// redis-server, under versioned keys that expire as --cache-ttl says.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "local_registry.h"
+#include "redis_server.h"
+#include "util/sha256.h"
+
+namespace imgaudit::test {
+namespace {
+
+ImageSpec three_layers(const std::string& tag) {
+  ImageSpec spec;
+  spec.tag = tag;
+  spec.layers = {small_layer("etc/base-one", "base 1"), small_layer("etc/base-two", "base 2"),
+                 small_layer("etc/app", "app " + tag)};
+  return spec;
+}
+
+std::string digest(const LayerBlob& layer) { return Sha256::of(layer.bytes); }
+
+TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  RedisServer redis;
+  LocalRegistry reg;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  reg.push(tmp / "layout", "v1", "shared:v1");
+  std::string args = "--format json --fail-on never --cache " + redis.url() + " " + reg.host() + "/shared:v1";
+
+  CliRun first = imgaudit(tmp / "machine-a", args);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.err, "");
+  for (const LayerBlob& l : spec.layers) {
+    EXPECT_EQ(reg.blob_gets("shared", digest(l)), 1);
+    EXPECT_EQ(redis.cli("EXISTS " + facts_key(digest(l))), "1");
+  }
+  EXPECT_FALSE(std::filesystem::exists(tmp / "machine-a/cache/imgaudit/layers")) << "layer facts went to the folder";
+  EXPECT_TRUE(std::filesystem::exists(tmp / "machine-a/cache/imgaudit/blobs")) << "manifests and configs stay there";
+
+  CliRun second = imgaudit(tmp / "machine-b", args);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.err, "");
+  for (const LayerBlob& l : spec.layers)
+    EXPECT_EQ(reg.blob_gets("shared", digest(l)), 1) << "the second process read layer " << digest(l);
+  EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
+}
+
+TEST(SharedCache, LocalImagesUseItToo) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  CliRun r = imgaudit(tmp / "home", "-q --fail-on never --cache " + redis.url() + " oci:" + (tmp / "layout") + ":v1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(redis.cli("DBSIZE"), "3");
+  EXPECT_FALSE(std::filesystem::exists(tmp / "home/cache/imgaudit/layers"));
+}
+
+TEST(SharedCache, TheKeyExpiresAsCacheTtlSays) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  std::string image = " -q --fail-on never oci:" + (tmp / "layout") + ":v1";
+  const std::string key = facts_key(digest(spec.layers[0]));
+
+  ASSERT_EQ(imgaudit(tmp / "home", "--cache " + redis.url() + image).status, 0);
+  long long thirty_days = 30LL * 24 * 3600 * 1000;
+  EXPECT_GT(std::stoll(redis.cli("PTTL " + key)), thirty_days - 60000) << "the default is 30 days";
+  EXPECT_LE(std::stoll(redis.cli("PTTL " + key)), thirty_days);
+
+  redis.cli("FLUSHALL");
+  ASSERT_EQ(imgaudit(tmp / "home", "--cache-ttl 12h --cache " + redis.url() + image).status, 0);
+  long long twelve_hours = 12LL * 3600 * 1000;
+  EXPECT_GT(std::stoll(redis.cli("PTTL " + key)), twelve_hours - 60000);
+  EXPECT_LE(std::stoll(redis.cli("PTTL " + key)), twelve_hours);
+  // A hit keeps the value another TTL.
+  redis.cli("PEXPIRE " + key + " 600000");
+  ASSERT_EQ(imgaudit(tmp / "home", "--cache-ttl 90m --cache " + redis.url() + image).status, 0);
+  EXPECT_GT(std::stoll(redis.cli("PTTL " + key)), 90LL * 60 * 1000 - 60000);
+
+  redis.cli("FLUSHALL");
+  ASSERT_EQ(imgaudit(tmp / "home", "--cache-ttl 1s --cache " + redis.url() + image).status, 0);
+  EXPECT_EQ(redis.cli("EXISTS " + key), "1");
+  EXPECT_TRUE(wait_until([&] { return redis.cli("EXISTS " + key) == "0"; }, 5000)) << "still there after 5 s";
+}
+
+TEST(SharedCache, BadValuesAreReadAgainAndOverwritten) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  RedisServer redis;
+  LocalRegistry reg;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  reg.push(tmp / "layout", "v1", "bad:v1");
+  std::string args = "--format json --fail-on never --cache " + redis.url() + " " + reg.host() + "/bad:v1";
+  CliRun first = imgaudit(tmp / "home", args);
+  ASSERT_EQ(first.status, 0) << first.err;
+
+  std::string k0 = facts_key(digest(spec.layers[0])), k1 = facts_key(digest(spec.layers[1])),
+              k2 = facts_key(digest(spec.layers[2]));
+  std::string good0 = redis.cli("GET " + k0), good1 = redis.cli("GET " + k1), good2 = redis.cli("GET " + k2);
+  ASSERT_FALSE(good0.empty());
+  redis.set_raw(k0, good0.substr(0, good0.size() / 2));  // corrupt
+  auto old = nlohmann::json::parse(good1);
+  old["format_version"] = old["format_version"].get<int>() - 1;
+  redis.set_raw(k1, old.dump());  // another format version
+  redis.set_raw(k2, good0);       // another digest's facts
+
+  CliRun second = imgaudit(tmp / "home", args);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.err, "");
+  for (const LayerBlob& l : spec.layers) EXPECT_EQ(reg.blob_gets("bad", digest(l)), 2) << "not read again";
+  EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
+  EXPECT_EQ(redis.cli("GET " + k0), good0);
+  EXPECT_EQ(redis.cli("GET " + k1), good1);
+  EXPECT_EQ(redis.cli("GET " + k2), good2);
+  EXPECT_GT(std::stoll(redis.cli("PTTL " + k2)), 0);
+}
+
+TEST(SharedCache, TheDatabaseOfTheUrl) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  std::string image = " -q --fail-on never oci:" + (tmp / "layout") + ":v1";
+  ASSERT_EQ(imgaudit(tmp / "home", "--cache " + redis.url() + "/3" + image).status, 0);
+  EXPECT_EQ(redis.cli("-n 3 DBSIZE"), "3");
+  EXPECT_EQ(redis.cli("-n 0 DBSIZE"), "0");
+
+  CliRun out_of_range = imgaudit(tmp / "home", "--cache " + redis.url() + "/99" + image);
+  EXPECT_EQ(out_of_range.status, 0) << out_of_range.err;
+  EXPECT_EQ(out_of_range.err, "imgaudit: warning: " + redis.url() +
+                                  ": SELECT 99 refused: ERR DB index is out of range: going on without the shared cache\n");
+}
+
+TEST(SharedCache, PasswordAndAclUser) {
+  SKIP_WITHOUT_REDIS();
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  std::string image = " -q --fail-on never oci:" + (tmp / "layout") + ":v1";
+  {
+    RedisServer redis({{"--requirepass", "s3cret"}, "--pass s3cret"});
+    CliRun r = imgaudit(tmp / "home", "--cache " + redis.url(":s3cret@") + image);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(redis.cli("DBSIZE"), "3");
+
+    CliRun wrong = imgaudit(tmp / "home", "--cache " + redis.url(":hunter2@") + image);
+    EXPECT_EQ(wrong.status, 0) << wrong.err;
+    EXPECT_EQ(wrong.err, "imgaudit: warning: " + redis.url() +
+                             ": AUTH refused: WRONGPASS invalid username-password pair or user is disabled.: going on "
+                             "without the shared cache\n");
+    CliRun none = imgaudit(tmp / "home", "--cache " + redis.url() + image);
+    EXPECT_EQ(none.status, 0) << none.err;
+    EXPECT_EQ(none.err, "imgaudit: warning: " + redis.url() +
+                            ": GETRANGE refused: NOAUTH Authentication required.: going on without the shared cache\n");
+  }
+  {
+    // Redis 6 ACLs: a user of its own, the password percent-encoded in the URL.
+    RedisServer redis({{"--user", "alice", "on", ">p@ss:w/rd", "~imgaudit:*", "+@all", "--user", "default", "off"},
+                       "--user alice --pass 'p@ss:w/rd'"});
+    CliRun r = imgaudit(tmp / "home", "--cache " + redis.url("alice:p%40ss%3Aw%2Frd@") + image);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(redis.cli("DBSIZE"), "3");
+    CliRun wrong = imgaudit(tmp / "home", "--cache " + redis.url("alice:hunter2@") + image);
+    EXPECT_EQ(wrong.status, 0) << wrong.err;
+    EXPECT_EQ(wrong.err.find("hunter2"), std::string::npos) << wrong.err;
+    EXPECT_EQ(wrong.err, "imgaudit: warning: " + redis.url() +
+                             ": AUTH refused: WRONGPASS invalid username-password pair or user is disabled.: going on "
+                             "without the shared cache\n");
+  }
+}
+
+TEST(SharedCache, Tls) {
+  SKIP_WITHOUT_REDIS();
+  if (python_with_crypto().empty()) GTEST_SKIP() << "python3-cryptography makes the test CA";
+  RedisServer redis({{}, "", true});
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  std::string image = " -q --fail-on never oci:" + (tmp / "layout") + ":v1";
+  ASSERT_EQ(redis.url().rfind("rediss://", 0), 0u);
+
+  CliRun untrusted = imgaudit(tmp / "home", "--cache " + redis.url() + image);
+  EXPECT_EQ(untrusted.status, 0) << untrusted.err;
+  EXPECT_EQ(untrusted.err, "imgaudit: warning: " + redis.url() +
+                               ": cannot connect: SSL certificate problem: self-signed certificate in certificate chain "
+                               "(a private CA: --ca-cert FILE): going on without the shared cache\n");
+  EXPECT_EQ(redis.cli("DBSIZE"), "0");
+
+  CliRun trusted = imgaudit(tmp / "home", "--ca-cert " + shell_quoted(redis.ca_cert()) + " --cache " + redis.url() + image);
+  ASSERT_EQ(trusted.status, 0) << trusted.err;
+  EXPECT_EQ(trusted.err, "");
+  EXPECT_EQ(redis.cli("DBSIZE"), "3");
+
+  // Plain Redis to a TLS port, and TLS to a plain port: a warning, not a hang.
+  CliRun plain = imgaudit(tmp / "home", "--cache redis://127.0.0.1:" + std::to_string(redis.port()) + image);
+  EXPECT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err, "imgaudit: warning: redis://127.0.0.1:" + std::to_string(redis.port()) +
+                           ": the connection was closed: going on without the shared cache\n");
+  RedisServer clear;
+  CliRun tls_to_plain = imgaudit(tmp / "home", "--ca-cert " + shell_quoted(redis.ca_cert()) + " --cache rediss://127.0.0.1:" +
+                                                   std::to_string(clear.port()) + image);
+  EXPECT_EQ(tls_to_plain.status, 0) << tls_to_plain.err;
+  // A plain Redis waits for the end of a line that the TLS hello never has: the connect timeout ends it.
+  EXPECT_EQ(tls_to_plain.err, "imgaudit: warning: rediss://127.0.0.1:" + std::to_string(clear.port()) +
+                                  ": cannot connect: SSL connection timeout: going on without the shared cache\n");
+}
+
+}  // namespace
+}  // namespace imgaudit::test
