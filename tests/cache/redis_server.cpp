@@ -37,7 +37,16 @@ std::string facts_key(const std::string& digest) {
 }
 
 RedisServer::RedisServer(RedisSetup setup) : setup_(std::move(setup)) {
-  port_ = unused_port();
+  // A port found free may be taken by another test's server before this one binds it: the server that
+  // answers must be this one (its process id), else it starts again on another port.
+  for (int attempt = 0;; ++attempt) {
+    if (start_on(unused_port())) return;
+    if (attempt == 4) throw std::runtime_error("redis-server did not start: " + log());
+  }
+}
+
+bool RedisServer::start_on(int port) {
+  port_ = port;
   std::vector<std::string> argv = {"redis-server", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                                    "--dir", dir_.path()};
   if (setup_.tls) {
@@ -54,8 +63,10 @@ RedisServer::RedisServer(RedisSetup setup) : setup_(std::move(setup)) {
   }
   argv.insert(argv.end(), setup_.arguments.begin(), setup_.arguments.end());
   server_ = std::make_unique<Background>(argv, dir_ / "redis.log");
-  if (!wait_until([&] { return cli("PING") == "PONG"; }, 10000))
-    throw std::runtime_error("redis-server did not start: " + log());
+  const std::string own = "process_id:" + std::to_string(server_->pid());
+  if (wait_until([&] { return cli("INFO server").find(own) != std::string::npos; }, 10000)) return true;
+  server_.reset();
+  return false;
 }
 
 RedisServer::~RedisServer() { server_.reset(); }

@@ -35,6 +35,7 @@ class RedisServer {
   void kill_now() { server_->kill_now(); }
 
  private:
+  bool start_on(int port);  // false when another server answers on the port, or none
   RedisSetup setup_;
   TempDir dir_;
   int port_ = 0;
