@@ -127,7 +127,7 @@ TEST(RedisFactsCache, WorkersAtOnce) {
 
 TEST(RedisFactsCache, OneWarningThenNothingForTheProcess) {
   SKIP_WITHOUT_REDIS();
-  RedisUrl url = parse_redis_url("redis://127.0.0.1:" + std::to_string(unused_port()));
+  RedisUrl url = parse_redis_url("redis://127.0.0.1:" + std::to_string(free_port()));
   std::ostringstream warnings;
   {
     RedisFactsCache cache(url, kHourMs, "", warnings);

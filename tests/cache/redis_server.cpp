@@ -14,18 +14,6 @@
 
 namespace imgaudit::test {
 
-int unused_port() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
 std::string shell_quoted(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -40,7 +28,7 @@ RedisServer::RedisServer(RedisSetup setup) : setup_(std::move(setup)) {
   // A port found free may be taken by another test's server before this one binds it: the server that
   // answers must be this one (its process id), else it starts again on another port.
   for (int attempt = 0;; ++attempt) {
-    if (start_on(unused_port())) return;
+    if (start_on(free_port())) return;
     if (attempt == 4) throw std::runtime_error("redis-server did not start: " + log());
   }
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "local_registry.h"
 #include "test_support.h"
 
 namespace imgaudit::test {
@@ -42,8 +43,6 @@ class RedisServer {
   std::unique_ptr<Background> server_;
 };
 
-// A free TCP port on 127.0.0.1, nothing listening on it.
-int unused_port();
 
 // Shell quoting for the tests' command lines.
 std::string shell_quoted(const std::string& s);

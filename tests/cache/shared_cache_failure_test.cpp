@@ -38,7 +38,7 @@ TEST(SharedCacheFailure, RedisNotRunning) {
   std::string image = " --format json --fail-on never oci:" + (tmp / "layout") + ":v1";
   CliRun plain = imgaudit(tmp / "home", image);
   ASSERT_EQ(plain.status, 0) << plain.err;
-  const std::string endpoint = "redis://127.0.0.1:" + std::to_string(unused_port());
+  const std::string endpoint = "redis://127.0.0.1:" + std::to_string(free_port());
   CliRun r = imgaudit(tmp / "home", "--cache " + endpoint + image);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out), nlohmann::json::parse(plain.out));

@@ -61,6 +61,9 @@ std::string write_layout(const ImageSpec& spec, const std::string& dir);
 std::string make_index(const std::string& layout, const std::string& tag, const std::vector<std::string>& tags,
                        const std::string& attestation);
 
+// A TCP port on 127.0.0.1 that was free a moment ago (a server started on it may still lose it to another).
+int free_port();
+
 struct CliRun {
   int status = -1;
   std::string out, err;
