@@ -32,35 +32,16 @@ std::vector<std::string> under(const std::string& host, const std::vector<std::s
   return out;
 }
 
-class CatalogFleet : public ::testing::Test {
+class CatalogFleet : public FleetSuite {
  protected:
-  static void SetUpTestSuite() {
-    if (!have_tool("docker-registry") || !have_tool("skopeo")) return;
-    registry_ = new LocalRegistry();
-    fleet_ = new Fleet(*registry_);
-  }
-  static void TearDownTestSuite() {
-    delete fleet_;
-    delete registry_;
-    fleet_ = nullptr;
-    registry_ = nullptr;
-  }
-  void SetUp() override {
-    if (!registry_) GTEST_SKIP() << "docker-registry and skopeo (Debian packages docker-registry and skopeo) are needed";
-  }
   RegistryListing list(const std::string& suffix, std::vector<std::string> include = {},
                        std::vector<std::string> exclude = {}, size_t page_size = kRegistryListPageSize) {
     return list_registry({host() + suffix, std::move(include), std::move(exclude), page_size}, options_in(tmp_));
   }
   static std::string host() { return registry_->host(); }
 
-  static LocalRegistry* registry_;
-  static Fleet* fleet_;
   TempDir tmp_;
 };
-
-LocalRegistry* CatalogFleet::registry_ = nullptr;
-Fleet* CatalogFleet::fleet_ = nullptr;
 
 TEST_F(CatalogFleet, TheFixtureSharesBasesAndDigests) {
   ASSERT_EQ(fleet_->images().size(), 30u);

@@ -10,22 +10,8 @@
 namespace imgaudit::test {
 namespace {
 
-class FleetCli : public ::testing::Test {
+class FleetCli : public FleetSuite {
  protected:
-  static void SetUpTestSuite() {
-    if (!have_tool("docker-registry") || !have_tool("skopeo")) return;
-    registry_ = new LocalRegistry();
-    fleet_ = new Fleet(*registry_);
-  }
-  static void TearDownTestSuite() {
-    delete fleet_;
-    delete registry_;
-    fleet_ = nullptr;
-    registry_ = nullptr;
-  }
-  void SetUp() override {
-    if (!registry_) GTEST_SKIP() << "docker-registry and skopeo (Debian packages docker-registry and skopeo) are needed";
-  }
   // A run with a cache of its own (none from another run), its JSON report.
   nlohmann::json audit(const std::string& args, int status = 0) {
     TempDir home;
@@ -46,13 +32,8 @@ class FleetCli : public ::testing::Test {
     return n;
   }
 
-  static LocalRegistry* registry_;
-  static Fleet* fleet_;
   std::string last_err_;
 };
-
-LocalRegistry* FleetCli::registry_ = nullptr;
-Fleet* FleetCli::fleet_ = nullptr;
 
 TEST_F(FleetCli, TheWholeRegistryIsAuditedAndEachLayerPulledOnce) {
   std::map<std::string, int> before;

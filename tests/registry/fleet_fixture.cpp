@@ -89,4 +89,24 @@ std::vector<std::string> Fleet::references() const {
   return out;
 }
 
+LocalRegistry* FleetSuite::registry_ = nullptr;
+Fleet* FleetSuite::fleet_ = nullptr;
+
+void FleetSuite::SetUpTestSuite() {
+  if (!have_tool("docker-registry") || !have_tool("skopeo")) return;
+  registry_ = new LocalRegistry();
+  fleet_ = new Fleet(*registry_);
+}
+
+void FleetSuite::TearDownTestSuite() {
+  delete fleet_;
+  delete registry_;
+  fleet_ = nullptr;
+  registry_ = nullptr;
+}
+
+void FleetSuite::SetUp() {
+  if (!registry_) GTEST_SKIP() << "docker-registry and skopeo (Debian packages docker-registry and skopeo) are needed";
+}
+
 }  // namespace imgaudit::test

@@ -2,6 +2,8 @@
 // A fleet in a LocalRegistry: images on a few shared bases, each a base and
 // one layer of its own, under several repositories (some nested) and tags
 // (some tags naming the same digest), as a platform team's registry holds them.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -46,6 +48,18 @@ class Fleet {
   std::string layout_;
   std::vector<FleetImage> images_;
   std::vector<std::vector<std::string>> base_layers_;
+};
+
+// A test suite whose tests share one registry holding the fleet, started once for the suite; each test
+// skips, saying why, without docker-registry and skopeo.
+class FleetSuite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+  void SetUp() override;
+
+  static LocalRegistry* registry_;
+  static Fleet* fleet_;
 };
 
 }  // namespace imgaudit::test
