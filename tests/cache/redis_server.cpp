@@ -59,7 +59,7 @@ bool RedisServer::start_on(int port) {
 
 RedisServer::~RedisServer() { server_.reset(); }
 
-void RedisServer::resume() { ::kill(server_->pid(), SIGCONT); }
+void RedisServer::resume() { server_->resume(); }
 
 std::string RedisServer::url(const std::string& login) const {
   return std::string(setup_.tls ? "rediss://" : "redis://") + login + "127.0.0.1:" + std::to_string(port_);

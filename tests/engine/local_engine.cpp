@@ -151,7 +151,8 @@ std::vector<std::string> cgroup_dirs(const std::string& name) {
 
 void kill_cgroup_tree(const std::string& dir) {
   std::stringstream procs(read_file(dir + "/cgroup.procs"));
-  for (pid_t pid; procs >> pid;) kill(pid, SIGKILL);
+  for (pid_t pid; procs >> pid;)
+    if (pid > 0 && pid != getpid()) kill(pid, SIGKILL);
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.is_directory(ec)) kill_cgroup_tree(e.path().string());
@@ -199,7 +200,8 @@ std::vector<std::string> mounts_under(const std::string& dir) {
 void release_folder(const std::string& dir) {
   std::string name = std::filesystem::path(dir).filename().string();
   for (const std::string& cg : cgroup_dirs(name)) kill_cgroup_tree(cg);
-  for (pid_t pid : processes_mentioning(dir)) kill(pid, SIGKILL);
+  for (pid_t pid : processes_mentioning(dir))
+    if (pid > 0 && pid != getpid()) kill(pid, SIGKILL);
   wait_until([&] { return processes_mentioning(dir).empty(); }, 5000);
   for (int pass = 0; pass < 5; ++pass) {
     std::vector<std::string> mounts = mounts_under(dir);

@@ -102,6 +102,12 @@ void Background::pause() {
   if (pid_ > 0) kill(pid_, SIGSTOP);
 }
 
+// Never kill(pid_) unchecked: once the process is gone pid_ is -1, and kill(-1, SIGCONT) wakes every
+// process of the user, a stopped Redis of another test program among them.
+void Background::resume() {
+  if (pid_ > 0) kill(pid_, SIGCONT);
+}
+
 bool Background::running() {
   if (pid_ <= 0) return false;
   siginfo_t info{};

@@ -36,6 +36,7 @@ class Background {
   Background& operator=(const Background&) = delete;
   void kill_now();  // SIGKILL and reap
   void pause();     // SIGSTOP
+  void resume();    // SIGCONT
   int wait();       // its exit status
   // SIGTERM, then at most `grace_ms` for it to end, then SIGKILL of its whole process group; reaps it.
   // Returns its exit status (128 + signal when killed), -1 when it had already been reaped.
