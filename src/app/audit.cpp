@@ -1,6 +1,7 @@
 #include "app/audit.h"
 
 #include <cstdio>
+#include <stdexcept>
 #include <thread>
 
 #include "cache/cache_dir.h"
@@ -35,7 +36,7 @@ OpenedImage AuditSession::open(const std::string& image) const {
   ImageOpeners openers;
   openers.registry = [&](const std::string& reference, const std::optional<Platform>& platform) {
     opened.from_registry = true;
-    return open_registry_image(reference, platform, registry_);
+    return open_registry_image(reference, platform, registry_, options_.wanted);
   };
   openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
                        bool required, const StreamedBlobReader& read_blob, std::string* why_not) {
@@ -49,6 +50,7 @@ OpenedImage AuditSession::open(const std::string& image) const {
   openers.lookup = options_.lookup;
   opened.source = open_image(image, options_.platform, openers, &opened.passed_over);
   if (!from_stream) opened.streamed.reset();
+  opened.declined = opened.from_registry && options_.wanted && !options_.wanted(opened.source->manifest_digest());
   return opened;
 }
 
@@ -68,6 +70,7 @@ Audit::Audit(const AuditSession& session, OpenedImage image, unsigned jobs, Shar
 }
 
 void Audit::run(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared) {
+  if (image.declined) throw std::logic_error("an image declined at opening has no config to audit");
   const ImageSource& source = *image.source;
   // Name the image as well as the layer: "oci:/x: layer 2 sha256:...: digest mismatch".
   auto naming_image = [&](const InputError& e) {

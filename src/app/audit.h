@@ -11,6 +11,7 @@
 #include "registry/progress.h"
 #include "registry/registry_options.h"
 #include "report/report.h"
+#include "source/manifest_walker.h"
 #include "source/source.h"
 
 namespace imgaudit {
@@ -30,6 +31,8 @@ struct AuditOptions {
   // With a URL, layer facts go to Redis instead, for local images too; manifests and configs stay in cache_dir.
   SharedCacheOptions shared_cache;
   bool progress = false;  // bytes per layer on standard error
+  // The registry images to read whole, by manifest digest (a shard's); empty: all.
+  ManifestWanted wanted;
 };
 
 // An image opened: its manifest and config read, its layers not yet (but those of an archive read in
@@ -39,6 +42,7 @@ struct OpenedImage {
   std::vector<std::string> passed_over;      // where a bare name was looked for and not found
   std::unique_ptr<StreamedLayers> streamed;  // the layers of an archive read in one pass
   bool from_registry = false;
+  bool declined = false;  // AuditOptions::wanted declined its manifest: it has no config, and is not audited
 };
 
 // What a run keeps across its images: the caches, the progress display, the options. Thread-safe.

@@ -39,7 +39,10 @@ struct Distinct {
 
 FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::string>& names,
                        const std::optional<Shard>& shard, const FleetVisit& visit) {
-  AuditSession session(options);
+  AuditOptions in_shard = options;
+  // Another shard's registry images: the manifest tells, and their configs are not fetched.
+  if (shard) in_shard.wanted = [&shard](const std::string& digest) { return shard->holds(digest); };
+  AuditSession session(in_shard);
   const unsigned jobs = session.jobs();
 
   // Opening reads manifests and configs only (a stream's layers excepted): every name, at once.

@@ -1,7 +1,12 @@
 #include "cache/redis_facts_cache.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <ostream>
+#include <random>
 #include <set>
+#include <thread>
 
 #include "cache/facts_entry.h"
 #include "util/limits.h"
@@ -32,6 +37,21 @@ std::string RedisFactsCache::key_of(const std::string& digest) {
   return "imgaudit:layer-facts:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
 }
 
+std::string RedisFactsCache::claim_key_of(const std::string& digest) {
+  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
+}
+
+const std::string& RedisFactsCache::claim_owner() {
+  static const std::string owner = [] {
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    std::random_device seed;
+    uint64_t nonce = uint64_t(seed()) << 32 | seed();
+    return printable(host) + ":" + std::to_string(getpid()) + ":" + std::to_string(nonce);
+  }();
+  return owner;
+}
+
 void RedisFactsCache::give_up(const std::string& what) const {
   connection_.reset();
   std::lock_guard<std::mutex> lock(failed_mutex);
@@ -58,22 +78,21 @@ void RedisFactsCache::run_expecting_no_error(const std::vector<std::string>& arg
     give_up(args.front() + " refused: " + reply->text.substr(0, kRedisErrorShown));
 }
 
-std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const {
-  if (!is_sha256_digest(digest)) return std::nullopt;
+RedisFactsCache::Found RedisFactsCache::look_up(const std::string& digest) const {
   const std::string key = key_of(digest);
   std::optional<RedisReply> value;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     // A range, not GET: a value past the bound comes back one byte too long, not whole.
     value = run({"GETRANGE", key, "0", std::to_string(kMaxLayerFactsEntry)}, kMaxLayerFactsEntry + 1);
-    if (!value) return std::nullopt;
+    if (!value) return {std::nullopt, true};
     // WRONGTYPE: something else than a string under the key, which is no entry either.
     if (value->kind == RedisReply::Kind::Error && !starts_with(value->text, "WRONGTYPE")) {
       give_up("GETRANGE refused: " + value->text.substr(0, kRedisErrorShown));
-      return std::nullopt;
+      return {std::nullopt, true};
     }
   }
-  if (value->kind == RedisReply::Kind::String && value->text.empty()) return std::nullopt;  // absent
+  if (value->kind == RedisReply::Kind::String && value->text.empty()) return {};  // absent
   std::optional<LayerFacts> facts =
       value->kind == RedisReply::Kind::String ? facts_of_entry(value->text, digest) : std::nullopt;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -81,15 +100,48 @@ std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const
     run_expecting_no_error({"PEXPIRE", key, std::to_string(ttl_ms_)});  // a hit keeps it for another TTL
   else
     run_expecting_no_error({"DEL", key});
-  return facts;
+  return {std::move(facts), false};
+}
+
+std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const {
+  if (!is_sha256_digest(digest)) return std::nullopt;
+  const auto wait_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRedisClaimTtlMs);
+  for (int64_t pause = kRedisClaimFirstPollMs;; pause = std::min(pause * 2, kRedisClaimMaxPollMs)) {
+    Found found = look_up(digest);
+    if (found.facts || found.off) return std::move(found.facts);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::optional<RedisReply> claim =
+          run({"SET", claim_key_of(digest), claim_owner(), "NX", "PX", std::to_string(kRedisClaimTtlMs)},
+              kMaxRedisShortReply);
+      if (!claim || claim->kind == RedisReply::Kind::Status) return std::nullopt;  // ours: the caller reads it
+      if (claim->kind == RedisReply::Kind::Error) {
+        give_up("SET refused: " + claim->text.substr(0, kRedisErrorShown));
+        return std::nullopt;
+      }
+    }
+    // Another process is reading the layer: its facts will come, or its claim lapse.
+    if (std::chrono::steady_clock::now() + std::chrono::milliseconds(pause) >= wait_end) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause));
+  }
 }
 
 void RedisFactsCache::store(const LayerFacts& facts) const {
   if (!is_sha256_digest(facts.digest) || failed_before(url_.endpoint())) return;
   std::optional<std::string> entry = facts_entry(facts);
-  if (!entry) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  run_expecting_no_error({"SET", key_of(facts.digest), *entry, "PX", std::to_string(ttl_ms_)});
+  if (entry) run_expecting_no_error({"SET", key_of(facts.digest), *entry, "PX", std::to_string(ttl_ms_)});
+  // The facts are there before the claim goes, so a waiter finds them; a claim another process took
+  // over from this one is moot now too.
+  run_expecting_no_error({"DEL", claim_key_of(facts.digest)});
+}
+
+void RedisFactsCache::abandon(const std::string& digest) const {
+  if (!is_sha256_digest(digest)) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<RedisReply> owner = run({"GET", claim_key_of(digest)}, kMaxRedisShortReply);
+  if (owner && owner->kind == RedisReply::Kind::String && owner->text == claim_owner())
+    run_expecting_no_error({"DEL", claim_key_of(digest)});
 }
 
 }  // namespace imgaudit

@@ -19,15 +19,23 @@ namespace imgaudit {
 // stored or hit. A server that cannot be reached, refuses AUTH or SELECT, hangs, answers what a
 // Redis would not, or goes away costs speed only: one warning on `warnings`, and no shared cache for
 // the rest of the run (the process: a later cache for the same endpoint does not try again).
-// One connection, made at the first load or store, used by one worker at a time.
+// A layer that no machine has stored yet is claimed for the caller of load() under
+// imgaudit:reading:v<format version>:<digest> (kRedisClaimTtlMs) until it stores or abandons it; a
+// load() that finds another process's claim waits for that process's facts, as SharedLayers waits
+// within one, so that shards started together read each shared layer once. A claim that lapses is
+// taken over. One connection, made at the first load or store, used by one worker at a time.
 class RedisFactsCache : public LayerFactsCache {
  public:
   RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings);
   ~RedisFactsCache() override;
   std::optional<LayerFacts> load(const std::string& digest) const override;
   void store(const LayerFacts& facts) const override;
+  void abandon(const std::string& digest) const override;
 
   static std::string key_of(const std::string& digest);
+  static std::string claim_key_of(const std::string& digest);
+  // What this process's claims hold: its host, process id and a random number.
+  static const std::string& claim_owner();
 
  private:
   // The reply (an error reply too), or nullopt when the shared cache is off, now or from before. The
@@ -36,6 +44,12 @@ class RedisFactsCache : public LayerFactsCache {
   // A command whose error reply turns the shared cache off too. The caller holds mutex_.
   void run_expecting_no_error(const std::vector<std::string>& args) const;
   void give_up(const std::string& what) const;
+  // The facts under the key, or none (`off` when the shared cache is off); a bad value is deleted.
+  struct Found {
+    std::optional<LayerFacts> facts;
+    bool off = false;
+  };
+  Found look_up(const std::string& digest) const;
 
   RedisUrl url_;
   int64_t ttl_ms_;

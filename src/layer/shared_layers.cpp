@@ -64,6 +64,7 @@ void SharedLayers::Through::store(const LayerFacts& facts) const {
 }
 
 void SharedLayers::Through::abandon(const std::string& digest) const {
+  if (backing_) backing_->abandon(digest);
   std::lock_guard<std::mutex> lock(shared_.mutex_);
   shared_.reading_.erase(digest);
   shared_.published_.notify_all();

@@ -23,11 +23,16 @@ std::string StreamedLayers::read_blob(const std::string& path, const std::string
   try {
     facts = read_layer(bytes, d, "", options_);
   } catch (const InputError& e) {
+    if (persistent_ && !named_digest.empty()) persistent_->abandon(named_digest);
     // Streamed before the archive's manifest says which layer of the image it is.
     throw InputError("layer " + (named_digest.empty() ? path : named_digest) + ": " + e.what());
+  } catch (...) {
+    if (persistent_ && !named_digest.empty()) persistent_->abandon(named_digest);
+    throw;
   }
   std::string digest = facts.digest;
   if (persistent_) persistent_->store(facts);
+  if (persistent_ && !named_digest.empty() && digest != named_digest) persistent_->abandon(named_digest);
   facts_[digest] = std::move(facts);
   return digest;
 }

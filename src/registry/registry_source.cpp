@@ -118,7 +118,7 @@ class RegistryManifests : public ManifestStore {
 }  // namespace
 
 std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, const std::optional<Platform>& platform,
-                                                 const RegistryOptions& options) {
+                                                 const RegistryOptions& options, const ManifestWanted& wanted) {
   RegistryRef ref = parse_registry_ref(reference);
   std::optional<Credentials> credentials = options.credentials;
   if (!credentials) {
@@ -132,7 +132,7 @@ std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, c
   nlohmann::json document = parse_json(root.bytes, what);
   if (!document.is_object()) throw InputError(what + ": not a JSON object");
   RegistryManifests manifests(*client, options.cache);
-  ResolvedManifest m = walk_to_image(manifests, document, root.media_type, root.digest, what, "", platform);
+  ResolvedManifest m = walk_to_image(manifests, document, root.media_type, root.digest, what, "", platform, wanted);
   ImageIdentity identity{"registry", m.config_digest, {}, {}, ""};
   const std::string name = ref.registry + "/" + ref.repository;
   if (ref.digest.empty()) identity.repo_tags.push_back(name + ":" + ref.tag);

@@ -85,7 +85,7 @@ ImageChoice choose(ManifestStore& store, std::vector<ImageChoice> choices, const
 }
 
 ResolvedManifest resolve_parsed(ManifestStore& store, std::string digest, nlohmann::json manifest,
-                                const std::optional<Platform>& platform) {
+                                const std::optional<Platform>& platform, const ManifestWanted& wanted = {}) {
   ResolvedManifest r;
   r.digest = std::move(digest);
   std::string what = "manifest " + r.digest;
@@ -93,10 +93,14 @@ ResolvedManifest resolve_parsed(ManifestStore& store, std::string digest, nlohma
   auto config = manifest.find("config");
   if (config == manifest.end()) throw InputError(what + ": no config descriptor");
   std::string config_digest = descriptor_digest(*config, what + ": config");
-  r.config = store.config(*config, "config " + config_digest);
   r.config_digest = config_digest;
-  if (!r.config.is_object()) throw InputError("config " + config_digest + ": not a JSON object");
-  if (platform && r.config.contains("architecture")) choose_platform({config_platform(r.config)}, platform);
+  if (!wanted || wanted(r.digest)) {
+    r.config = store.config(*config, "config " + config_digest);
+    if (!r.config.is_object()) throw InputError("config " + config_digest + ": not a JSON object");
+    if (platform && r.config.contains("architecture")) choose_platform({config_platform(r.config)}, platform);
+  } else {
+    r.config = nlohmann::json::object();
+  }
   auto layers = manifest.find("layers");
   if (layers == manifest.end() || !layers->is_array()) throw InputError(what + ": no \"layers\" array");
   for (const nlohmann::json& l : *layers) {
@@ -161,13 +165,15 @@ ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descr
 
 ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
                                const std::string& root_digest, const std::string& what, const std::string& tag,
-                               const std::optional<Platform>& platform) {
+                               const std::optional<Platform>& platform, const ManifestWanted& wanted) {
   if (!is_index(root_media_type, root)) {
     if (!tag.empty()) throw InputError(what + ": a single image manifest, no tag \"" + tag + "\" to choose");
-    return resolve_parsed(store, root_digest, root, platform);
+    return resolve_parsed(store, root_digest, root, platform, wanted);
   }
   ImageChoice choice = choose(store, list_images(store, root, what), tag, platform);
-  ResolvedManifest r = resolve_image(store, choice.descriptor, platform);
+  std::string digest = descriptor_digest(choice.descriptor, "index entry");
+  ResolvedManifest r =
+      resolve_parsed(store, digest, store.manifest(choice.descriptor, "manifest " + digest), platform, wanted);
   r.ref_name = choice.ref_name;
   return r;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,10 +69,14 @@ struct ResolvedManifest {
 ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descriptor,
                                const std::optional<Platform>& platform = std::nullopt);
 
+// Whether the image manifest of this digest is to be audited (a shard's test). The walk reads no
+// config for a manifest declined: its ResolvedManifest has an empty config.
+using ManifestWanted = std::function<bool(const std::string& manifest_digest)>;
+
 // The manifest `root` (an index or a manifest, `root_digest` when it has
 // one) leads to: by ref name when `tag` is given, then by platform.
 ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
                                const std::string& root_digest, const std::string& what, const std::string& tag,
-                               const std::optional<Platform>& platform);
+                               const std::optional<Platform>& platform, const ManifestWanted& wanted = {});
 
 }  // namespace imgaudit

@@ -208,6 +208,14 @@ inline constexpr long kRedisIdleTimeoutMs = 5000;
 // One command and its whole answer, however steadily the bytes come: the largest value at 4 MB/s. A
 // server that trickles bytes holds a worker no longer than this.
 inline constexpr long kRedisCommandTimeoutMs = 60000;
+// A layer one process is reading is claimed (imgaudit:reading:...) for this long, so that the other
+// processes sharing the Redis wait for its facts instead of reading it too. A claim whose owner died
+// lapses after it; a reader slower than it is joined by the next waiter, which costs time only.
+inline constexpr int64_t kRedisClaimTtlMs = 120000;
+// A waiter looks for the facts again after this, doubling up to the second bound; it waits at most
+// kRedisClaimTtlMs in all, then reads the layer itself.
+inline constexpr int64_t kRedisClaimFirstPollMs = 20;
+inline constexpr int64_t kRedisClaimMaxPollMs = 1000;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 

@@ -2,8 +2,11 @@
 // and workers using it at once.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <sstream>
 #include <thread>
@@ -12,6 +15,7 @@
 
 #include "cache/facts_entry.h"
 #include "cache/redis_facts_cache.h"
+#include "util/limits.h"
 #include "util/strings.h"
 #include "redis_server.h"
 
@@ -141,6 +145,80 @@ TEST(RedisFactsCache, OneWarningThenNothingForTheProcess) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
   EXPECT_EQ(text.rfind("imgaudit: warning: " + url.endpoint() + ": cannot connect: ", 0), 0u) << text;
   EXPECT_TRUE(ends_with(text, ": going on without the shared cache\n")) << text;
+}
+
+std::string claim_key(const std::string& digest) {
+  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(RedisFactsClaim, AMissClaimsTheLayerUntilItIsStored) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  std::ostringstream warnings;
+  RedisFactsCache cache(parse_redis_url(redis.url()), kHourMs, "", warnings);
+  EXPECT_EQ(RedisFactsCache::claim_key_of(digest_of(10)), claim_key(digest_of(10)));
+  EXPECT_FALSE(cache.load(digest_of(10)));
+  EXPECT_EQ(redis.cli("GET " + claim_key(digest_of(10))), RedisFactsCache::claim_owner());
+  long long pttl = std::stoll(redis.cli("PTTL " + claim_key(digest_of(10))));
+  EXPECT_GT(pttl, kRedisClaimTtlMs - 60000);
+  EXPECT_LE(pttl, kRedisClaimTtlMs);
+  cache.store(facts_of(10));
+  EXPECT_EQ(redis.cli("EXISTS " + claim_key(digest_of(10))), "0");
+  EXPECT_EQ(redis.cli("DBSIZE"), "1");
+
+  EXPECT_FALSE(cache.load(digest_of(11)));
+  cache.abandon(digest_of(11));
+  EXPECT_EQ(redis.cli("DBSIZE"), "1") << "an abandoned layer is claimed no more";
+  EXPECT_EQ(warnings.str(), "");
+}
+
+TEST(RedisFactsClaim, AnotherProcesssClaimIsWaitedFor) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  std::ostringstream warnings;
+  RedisFactsCache cache(parse_redis_url(redis.url()), kHourMs, "", warnings);
+  redis.cli("SET " + claim_key(digest_of(12)) + " elsewhere:1:2 PX 60000");
+  auto start = std::chrono::steady_clock::now();
+  std::thread other([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    redis.set_raw(facts_key(digest_of(12)), *facts_entry(facts_of(12)));  // what the other process stores
+    redis.cli("DEL " + claim_key(digest_of(12)));
+  });
+  std::optional<LayerFacts> back = cache.load(digest_of(12));
+  double waited = seconds_since(start);
+  other.join();
+  ASSERT_TRUE(back) << "read it instead of waiting";
+  EXPECT_EQ(nlohmann::json(*back), nlohmann::json(facts_of(12)));
+  EXPECT_GE(waited, 0.7);
+  EXPECT_EQ(warnings.str(), "");
+}
+
+TEST(RedisFactsClaim, ALapsedClaimIsTakenOverAndAnotherOwnersIsNotLetGo) {
+  SKIP_WITHOUT_REDIS();
+  RedisServer redis;
+  std::ostringstream warnings;
+  RedisFactsCache cache(parse_redis_url(redis.url()), kHourMs, "", warnings);
+  redis.cli("SET " + claim_key(digest_of(13)) + " died:1:2 PX 600");  // its reader is gone
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(cache.load(digest_of(13)));
+  EXPECT_GE(seconds_since(start), 0.5);
+  EXPECT_EQ(redis.cli("GET " + claim_key(digest_of(13))), RedisFactsCache::claim_owner()) << "not taken over";
+
+  redis.cli("SET " + claim_key(digest_of(14)) + " elsewhere:1:2 PX 60000");
+  cache.abandon(digest_of(14));  // this process never held it
+  EXPECT_EQ(redis.cli("GET " + claim_key(digest_of(14))), "elsewhere:1:2");
+  EXPECT_EQ(warnings.str(), "");
+}
+
+TEST(RedisFactsClaim, OwnersDifferByProcess) {
+  SKIP_WITHOUT_REDIS();
+  std::string owner = RedisFactsCache::claim_owner();
+  EXPECT_NE(owner.find(":" + std::to_string(getpid()) + ":"), std::string::npos) << owner;
+  EXPECT_EQ(owner, RedisFactsCache::claim_owner());
 }
 
 }  // namespace

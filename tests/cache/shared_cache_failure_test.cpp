@@ -2,8 +2,6 @@
 // succeeds with the report it gives without the cache, and standard error has one warning line.
 #include <gtest/gtest.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "local_registry.h"
+#include "piped_run.h"
 #include "redis_server.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -65,53 +64,6 @@ TEST(SharedCacheFailure, RedisHangingFromTheStart) {
   EXPECT_LT(seconds, 15) << "four workers waited one after the other";
 }
 
-// The image piped in as a docker save archive, cut after its first layer: the test decides when Redis
-// stops, between two layers of one run.
-class PipedRun {
- public:
-  PipedRun(const std::string& home, const std::string& args) : home_(home) {
-    std::string cmd = "env XDG_CACHE_HOME=" + shell_quoted(home + "/cache") + " " + shell_quoted(imgaudit_binary()) +
-                      " --image-src remote " + args + " - >" + shell_quoted(home + "/out") + " 2>" + shell_quoted(home + "/err");
-    std::filesystem::create_directories(home);
-    pipe_ = popen(cmd.c_str(), "w");
-  }
-  void write(const std::string& bytes) {
-    fwrite(bytes.data(), 1, bytes.size(), pipe_);
-    fflush(pipe_);
-  }
-  CliRun finish() {
-    CliRun r;
-    int status = pclose(pipe_);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(home_ + "/out");
-    r.err = read_file(home_ + "/err");
-    return r;
-  }
-
- private:
-  std::string home_;
-  FILE* pipe_ = nullptr;
-};
-
-// Where the archive member after the one named `name_part` starts.
-size_t offset_after_member(const std::string& archive_bytes, const std::string& name_part) {
-  archive* a = archive_read_new();
-  archive_read_support_format_tar(a);
-  archive_read_open_memory(a, archive_bytes.data(), archive_bytes.size());
-  archive_entry* e;
-  bool after = false;
-  size_t offset = 0;
-  while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
-    if (after) {
-      offset = size_t(archive_read_header_position(a));
-      break;
-    }
-    after = std::string(archive_entry_pathname(e)).find(name_part) != std::string::npos;
-  }
-  archive_read_free(a);
-  return offset;
-}
-
 void stops_between_layers(void (*stop)(RedisServer&), const std::string& what) {
   RedisServer redis;
   TempDir tmp;
@@ -123,7 +75,9 @@ void stops_between_layers(void (*stop)(RedisServer&), const std::string& what) {
 
   // The layer that comes first in the archive.
   size_t cut = std::string::npos;
-  for (const LayerBlob& l : spec.layers) cut = std::min(cut, offset_after_member(bytes, Sha256::of(l.bytes).substr(7)));
+  // The image piped in as a docker save archive, cut after its first layer: the test decides when Redis
+  // stops, between two layers of one run.
+  for (const LayerBlob& l : spec.layers) cut = std::min(cut, member_offset(bytes, Sha256::of(l.bytes).substr(7), true));
   ASSERT_GT(cut, 0u);
   ASSERT_LT(cut, bytes.size());
 

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "layer/layer_facts.h"
 #include "local_registry.h"
+#include "piped_run.h"
 #include "redis_server.h"
 #include "util/sha256.h"
 
@@ -23,6 +28,10 @@ ImageSpec three_layers(const std::string& tag) {
 }
 
 std::string digest(const LayerBlob& layer) { return Sha256::of(layer.bytes); }
+
+std::string claim_key(const std::string& digest) {
+  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
+}
 
 TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
   SKIP_WITHOUT_REDIS();
@@ -51,6 +60,54 @@ TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
   for (const LayerBlob& l : spec.layers)
     EXPECT_EQ(reg.blob_gets("shared", digest(l)), 1) << "the second process read layer " << digest(l);
   EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
+}
+
+// Shards started together: a layer one process is reading is not read by another, which waits for its
+// facts. Process A reads the image from a pipe that stops halfway through its first layer, so A holds
+// that layer's claim for as long as the test wants; B, given the same image from the registry, must
+// not pull it.
+TEST(SharedCache, AProcessWaitsForTheLayerAnotherIsReading) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  RedisServer redis;
+  LocalRegistry reg;
+  TempDir tmp;
+  ImageSpec spec;
+  spec.tag = "v1";
+  spec.layers = {random_layer(1 << 20, "opt/big.bin", Compression::Gzip), small_layer("etc/app", "app")};
+  write_layout(spec, tmp / "layout");
+  reg.push(tmp / "layout", "v1", "shared:v1");
+  write_docker_archive(spec, tmp / "app.tar", false);
+  const std::string bytes = read_file(tmp / "app.tar");
+  const std::string big = digest(spec.layers[0]);
+  size_t member = member_offset(bytes, big.substr(7));
+  ASSERT_NE(member, std::string::npos);
+
+  PipedRun a(tmp / "a", "--format json --fail-on never -j 1 --cache " + redis.url());
+  a.write(bytes.substr(0, member + 512 + 4096));  // its header and 4 KiB of its bytes
+  ASSERT_TRUE(wait_until([&] { return redis.cli("EXISTS " + claim_key(big)) == "1"; })) << "A did not claim it";
+
+  std::atomic<bool> b_done{false};
+  CliRun b;
+  std::thread b_thread([&] {
+    b = imgaudit(tmp / "b", "--format json --fail-on never --cache " + redis.url() + " " + reg.host() + "/shared:v1");
+    b_done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_FALSE(b_done) << "B did not wait: " << b.err;
+  EXPECT_EQ(reg.blob_gets("shared", big), 0);
+  a.write(bytes.substr(member + 512 + 4096));
+  CliRun a_run = a.finish();
+  b_thread.join();
+  ASSERT_EQ(a_run.status, 0) << a_run.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(a_run.err, "");
+  EXPECT_EQ(b.err, "");
+  EXPECT_EQ(reg.blob_gets("shared", big), 0) << "B pulled the layer A was reading";
+  EXPECT_EQ(redis.cli("EXISTS " + claim_key(big)), "0");
+  auto first_layer = [](const std::string& out) { return nlohmann::json::parse(out)["image"]["layers"][0]; };
+  EXPECT_EQ(first_layer(a_run.out)["digest"], big);
+  EXPECT_EQ(first_layer(b.out)["digest"], big);
 }
 
 TEST(SharedCache, LocalImagesUseItToo) {

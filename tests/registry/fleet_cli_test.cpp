@@ -2,6 +2,7 @@
 // and --exclude select, and --shard K/N splits it with no overlap.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "fleet_fixture.h"
@@ -74,17 +75,30 @@ TEST_F(FleetCli, IncludeAndExcludeSelectWhatIsListed) {
 TEST_F(FleetCli, ShardsCoverTheRegistryOnceAndKeepADigestTogether) {
   std::multiset<std::string> seen;
   std::map<std::string, int> shard_of_digest;
+  std::map<std::string, int> names_of_config;  // "GET /v2/REPO/blobs/CONFIG" -> names it has
+  const size_t log_before = registry_->log().size();
   for (int k = 1; k <= 3; ++k) {
     nlohmann::json j = audit("--registry " + registry_->host() + " --shard " + std::to_string(k) + "/3");
     for (const auto& image : j["images"]) {
-      seen.insert(image["name"].get<std::string>());
+      const std::string name = image["name"];
+      seen.insert(name);
       auto [it, added] = shard_of_digest.emplace(image["image"]["digest"].get<std::string>(), k);
-      EXPECT_EQ(it->second, k) << "a digest in two shards: " << image["name"];
+      EXPECT_EQ(it->second, k) << "a digest in two shards: " << name;
+      const std::string repository = name.substr(registry_->host().size() + 1, name.rfind(':') - registry_->host().size() - 1);
+      ++names_of_config["\"GET /v2/" + repository + "/blobs/" + image["image"]["id"].get<std::string>()];
     }
   }
   std::vector<std::string> all = fleet_->references();
   EXPECT_EQ(seen, std::multiset<std::string>(all.begin(), all.end()));
   EXPECT_EQ(shard_of_digest.size(), 30u);
+  // A shard tells its images by their manifests: it fetches no config of another shard's image.
+  const std::string log = registry_->log().substr(log_before);
+  for (const auto& [request, names] : names_of_config) {
+    int gets = 0;
+    for (size_t at = log.find(request); at != std::string::npos; at = log.find(request, at + 1)) ++gets;
+    EXPECT_GE(gets, 1) << request;
+    EXPECT_LE(gets, names) << request << ": fetched by other shards too";
+  }
 }
 
 TEST_F(FleetCli, AnImageMissingFromTheRegistryDoesNotStopTheOthers) {

@@ -197,7 +197,7 @@ CliRun imgaudit(const std::string& home, const std::string& args, const std::str
   return r;
 }
 
-LayerBlob random_layer(size_t size, const std::string& path) {
+LayerBlob random_layer(size_t size, const std::string& path, Compression compression) {
   std::mt19937_64 rng(size);
   std::string content(size, '\0');
   for (size_t i = 0; i + 8 <= size; i += 8) {
@@ -205,8 +205,8 @@ LayerBlob random_layer(size_t size, const std::string& path) {
     std::memcpy(&content[i], &v, 8);
   }
   LayerBlob l;
-  l.bytes = make_layer_blob({TarEntrySpec::file(path, content)}, Compression::None);
-  l.compression = Compression::None;
+  l.bytes = make_layer_blob({TarEntrySpec::file(path, content)}, compression);
+  l.compression = compression;
   l.created_by = "COPY big " + path;
   return l;
 }

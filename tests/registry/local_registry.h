@@ -75,8 +75,9 @@ struct CliRun {
 CliRun imgaudit(const std::string& home, const std::string& args, const std::string& env = "",
              const std::string& stdin_text = "");
 
-// A layer of random bytes (incompressible) of `size` bytes, stored uncompressed.
-LayerBlob random_layer(size_t size, const std::string& path);
+// A layer of random bytes (incompressible) of `size` bytes, stored uncompressed unless told (skopeo
+// compresses an uncompressed layer it pushes, so that the registry holds it under another digest).
+LayerBlob random_layer(size_t size, const std::string& path, Compression compression = Compression::None);
 
 LayerBlob small_layer(const std::string& path, const std::string& content);
 
