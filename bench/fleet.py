@@ -8,6 +8,7 @@ gzip layer) each with one small layer of its own, pushed to docker-registry on 1
 Layers and bytes pulled come from the registry's access log (GET .../blobs/sha256:...).
 """
 import os
+import resource
 import re
 import shutil
 import socket
@@ -88,12 +89,15 @@ def main():
 
         def measure(name, run):
             before = pulls(log)
+            cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.monotonic()
             run()
             wall = time.monotonic() - start
+            cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
             after = pulls(log)
             n, size = after[0] - before[0], after[1] - before[1]
-            print(f"{name:44} {wall:7.2f} s  {n:4d} layer blobs pulled  {size / 2**20:8.1f} MiB")
+            print(f"{name:44} {wall:7.2f} s wall {cpu:7.2f} s cpu  {n:4d} blobs pulled  {size / 2**20:8.1f} MiB")
             return wall
 
         def one_run_per_image():

@@ -88,6 +88,10 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
   std::vector<size_t> order(distinct.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return distinct[a].layers < distinct[b].layers; });
+  // Shards started together begin at different points of that order, so that they read different
+  // bases first instead of waiting for the one another shard claimed (RedisFactsCache).
+  if (shard && !order.empty())
+    std::rotate(order.begin(), order.begin() + ptrdiff_t((shard->index - 1) * order.size() / shard->count), order.end());
 
   // -j images at once, each with its share of the threads.
   const unsigned at_once = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, distinct.size())));

@@ -3,6 +3,9 @@
 
 #include <arpa/inet.h>
 
+#include <mutex>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "registry/retry.h"
@@ -22,6 +25,22 @@ const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciMan
                                       media_type::kDockerManifest};
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
+
+// The hosts that answered plain HTTP after TLS failed, in this process: the next client for one (an
+// image of a run of many) goes there at once instead of trying TLS again, a handshake and a load of
+// the CA bundle each time.
+std::mutex plain_http_mutex;
+std::set<std::string> plain_http_hosts;
+
+bool known_plain_http(const std::string& api_host) {
+  std::lock_guard<std::mutex> lock(plain_http_mutex);
+  return plain_http_hosts.count(api_host) > 0;
+}
+
+void remember_plain_http(const std::string& api_host) {
+  std::lock_guard<std::mutex> lock(plain_http_mutex);
+  plain_http_hosts.insert(api_host);
+}
 
 bool is_schema1(const std::string& type, const std::string& bytes) {
   if (media_type::is_docker_schema1(type)) return true;
@@ -73,6 +92,9 @@ void RegistryClient::connect() {
     if (!may_use_plain_http(ref_.registry, options_.insecure_registries)) {
       ping = open_retrying(https + "/v2/", {}, options_.http);
       base_url_ = https;
+    } else if (known_plain_http(ref_.api_host)) {
+      base_url_ = "http://" + ref_.api_host;
+      ping = open_retrying(base_url_ + "/v2/", {}, options_.http);
     } else {
       try {
         ping = HttpStream::open(https + "/v2/", {}, options_.http);
@@ -91,6 +113,7 @@ void RegistryClient::connect() {
         if (plain->status() != 200 && plain->status() != 401) throw tls_error;
         ping = std::move(plain);
         base_url_ = http;
+        remember_plain_http(ref_.api_host);
       }
     }
     long status = ping->status();

@@ -214,8 +214,8 @@ inline constexpr long kRedisCommandTimeoutMs = 60000;
 inline constexpr int64_t kRedisClaimTtlMs = 120000;
 // A waiter looks for the facts again after this, doubling up to the second bound; it waits at most
 // kRedisClaimTtlMs in all, then reads the layer itself.
-inline constexpr int64_t kRedisClaimFirstPollMs = 20;
-inline constexpr int64_t kRedisClaimMaxPollMs = 1000;
+inline constexpr int64_t kRedisClaimFirstPollMs = 10;
+inline constexpr int64_t kRedisClaimMaxPollMs = 200;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 
