@@ -127,7 +127,7 @@ def main():
         b = measure("(b) one --images-from run", one_run)
         c = measure("(c) 3 --shard processes sharing Redis", three_shards)
         print(f"(b) / (a) wall: {b / a:.2f}x; (c) / (b): {c / b:.2f}x (aim: <= 1.0); "
-              f"aim for (b) and (c): {distinct} layer blobs pulled")
+              f"aim for (b) and (c): {distinct + IMAGES} blobs pulled ({distinct} distinct layers and {IMAGES} configs)")
     finally:
         for p in procs:
             p.kill()

@@ -79,6 +79,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    def parse_request(self):
+        # A TLS handshake sent to this plain HTTP server (a client trying TLS first): logged as method "TLS".
+        if self.raw_requestline.startswith(b"\x16"):
+            entry = {"method": "TLS", "path": "", "status": 0, "range": "", "authorization": "",
+                     "time": time.monotonic()}
+            with lock, open(os.path.join(args.dir, "requests.log"), "a") as f:
+                f.write(json.dumps(entry) + "\n")
+        return super().parse_request()
+
     def log(self, status):
         entry = {"method": self.command, "path": self.path, "status": status,
                  "range": self.headers.get("Range", ""), "authorization": self.headers.get("Authorization", ""),
