@@ -85,7 +85,7 @@ ImageChoice choose(ManifestStore& store, std::vector<ImageChoice> choices, const
 }
 
 ResolvedManifest resolve_parsed(ManifestStore& store, std::string digest, nlohmann::json manifest,
-                                const std::optional<Platform>& platform, const ManifestWanted& wanted = {}) {
+                                const std::optional<Platform>& platform, const ManifestWanted& wanted) {
   ResolvedManifest r;
   r.digest = std::move(digest);
   std::string what = "manifest " + r.digest;
@@ -158,9 +158,9 @@ std::vector<ImageChoice> list_images(ManifestStore& store, const nlohmann::json&
 }
 
 ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descriptor,
-                               const std::optional<Platform>& platform) {
+                               const std::optional<Platform>& platform, const ManifestWanted& wanted) {
   std::string digest = descriptor_digest(descriptor, "index entry");
-  return resolve_parsed(store, digest, store.manifest(descriptor, "manifest " + digest), platform);
+  return resolve_parsed(store, digest, store.manifest(descriptor, "manifest " + digest), platform, wanted);
 }
 
 ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
@@ -171,9 +171,7 @@ ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root,
     return resolve_parsed(store, root_digest, root, platform, wanted);
   }
   ImageChoice choice = choose(store, list_images(store, root, what), tag, platform);
-  std::string digest = descriptor_digest(choice.descriptor, "index entry");
-  ResolvedManifest r =
-      resolve_parsed(store, digest, store.manifest(choice.descriptor, "manifest " + digest), platform, wanted);
+  ResolvedManifest r = resolve_image(store, choice.descriptor, platform, wanted);
   r.ref_name = choice.ref_name;
   return r;
 }

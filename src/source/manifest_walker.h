@@ -65,13 +65,14 @@ struct ResolvedManifest {
   std::vector<Descriptor> layers;
 };
 
-// Reads a manifest and its config; with `platform`, the config must match it.
-ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descriptor,
-                               const std::optional<Platform>& platform = std::nullopt);
-
 // Whether the image manifest of this digest is to be audited (a shard's test). The walk reads no
 // config for a manifest declined: its ResolvedManifest has an empty config.
 using ManifestWanted = std::function<bool(const std::string& manifest_digest)>;
+
+// Reads a manifest and its config; with `platform`, the config must match it.
+ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descriptor,
+                               const std::optional<Platform>& platform = std::nullopt,
+                               const ManifestWanted& wanted = {});
 
 // The manifest `root` (an index or a manifest, `root_digest` when it has
 // one) leads to: by ref name when `tag` is given, then by platform.
