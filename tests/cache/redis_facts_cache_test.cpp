@@ -147,10 +147,6 @@ TEST(RedisFactsCache, OneWarningThenNothingForTheProcess) {
   EXPECT_TRUE(ends_with(text, ": going on without the shared cache\n")) << text;
 }
 
-std::string claim_key(const std::string& digest) {
-  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

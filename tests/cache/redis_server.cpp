@@ -24,6 +24,10 @@ std::string facts_key(const std::string& digest) {
   return "imgaudit:layer-facts:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
 }
 
+std::string claim_key(const std::string& digest) {
+  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
+}
+
 RedisServer::RedisServer(RedisSetup setup) : setup_(std::move(setup)) {
   // A port found free may be taken by another test's server before this one binds it: the server that
   // answers must be this one (its process id), else it starts again on another port.

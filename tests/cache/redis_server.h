@@ -47,8 +47,9 @@ class RedisServer {
 // Shell quoting for the tests' command lines.
 std::string shell_quoted(const std::string& s);
 
-// The imgaudit binary's layer-facts key for a layer digest.
+// The imgaudit binary's layer-facts key for a layer digest, and the key of its claim while a process reads it.
 std::string facts_key(const std::string& digest);
+std::string claim_key(const std::string& digest);
 
 }  // namespace imgaudit::test
 

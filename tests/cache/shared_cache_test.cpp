@@ -10,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "layer/layer_facts.h"
 #include "local_registry.h"
 #include "piped_run.h"
 #include "redis_server.h"
@@ -28,10 +27,6 @@ ImageSpec three_layers(const std::string& tag) {
 }
 
 std::string digest(const LayerBlob& layer) { return Sha256::of(layer.bytes); }
-
-std::string claim_key(const std::string& digest) {
-  return "imgaudit:reading:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
-}
 
 TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
   SKIP_WITHOUT_REDIS();

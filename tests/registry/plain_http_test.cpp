@@ -14,11 +14,14 @@ TEST(RegistryPlainHttp, TlsIsTriedOnceARunNotOnceAnImage) {
   TempDir tmp;
   one_layer_layout(tmp);
   ScriptedRegistry reg(tmp / "layout");
+  auto handshakes = [&] {
+    size_t n = 0;
+    for (const LoggedRequest& r : reg.requests()) n += r.method == "TLS";
+    return n;
+  };
   CliRun one = imgaudit(tmp / "home", "-q --fail-on never " + reg.host() + "/app:v1");
   ASSERT_EQ(one.status, 0) << one.err;
-  size_t handshakes = 0;
-  for (const LoggedRequest& r : reg.requests()) handshakes += r.method == "TLS";
-  EXPECT_EQ(handshakes, 1u) << "one image: one TLS attempt before plain HTTP";
+  EXPECT_EQ(handshakes(), 1u) << "one image: one TLS attempt before plain HTTP";
 
   std::string names;
   for (const char* repository : {"a", "b", "c", "d", "e"}) names += " " + reg.host() + "/" + repository + ":v1";
@@ -26,9 +29,7 @@ TEST(RegistryPlainHttp, TlsIsTriedOnceARunNotOnceAnImage) {
   CliRun many = imgaudit(tmp / "home2", "--format json --fail-on never -j 1" + names);
   ASSERT_EQ(many.status, 0) << many.err;
   EXPECT_EQ(nlohmann::json::parse(many.out)["images"].size(), 5u);
-  handshakes = 0;
-  for (const LoggedRequest& r : reg.requests()) handshakes += r.method == "TLS";
-  EXPECT_EQ(handshakes, 2u) << "five images of one run: one more TLS attempt, not five";
+  EXPECT_EQ(handshakes(), 2u) << "five images of one run: one more TLS attempt, not five";
 }
 
 }  // namespace
