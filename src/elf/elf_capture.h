@@ -55,6 +55,7 @@ class ElfCapture {
     uint64_t to = 0;      // captured up to here
   };
   void want(uint64_t begin, uint64_t length, uint64_t now);
+  void ask_huge_pages(uint64_t begin, uint64_t end);
   void want_segments();
   void find_go_magics(uint64_t offset, std::string_view piece, bool contiguous);
   void find_go_magics_in(std::string_view text, uint64_t start, size_t limit);
@@ -64,8 +65,9 @@ class ElfCapture {
   uint64_t size_;
   bool whole_;
   uint64_t reserved_ = 0;    // taken from the shared budget
+  char* mapping_ = nullptr;  // null: data_ is from the heap
   size_t mapped_ = 0;
-  char* data_ = nullptr;
+  char* data_ = nullptr;     // the file's offset 0: in the mapping, on a huge-page boundary
   uint64_t received_ = 0;    // offset past the last byte added (holes included)
   std::vector<Window> windows_;
   bool segments_read_ = false;
