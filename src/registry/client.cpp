@@ -3,8 +3,9 @@
 
 #include <arpa/inet.h>
 
+#include <map>
 #include <mutex>
-#include <set>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -26,20 +27,26 @@ const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciMan
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
 
-// The hosts that answered plain HTTP after TLS failed, in this process: the next client for one (an
-// image of a run of many) goes there at once instead of trying TLS again, a handshake and a load of
-// the CA bundle each time.
-std::mutex plain_http_mutex;
-std::set<std::string> plain_http_hosts;
+// What each registry host's /v2/ answered, in this process: its scheme, and its challenge when it asked
+// for auth. The next client for that host (an image of a run of many) starts from it instead of asking
+// again: one request less an image, and for a plain-HTTP registry no TLS attempt and CA-bundle load.
+struct Ping {
+  std::string base_url;   // "https://host:port", "http://127.0.0.1:5000"
+  std::string challenge;  // WWW-Authenticate of a 401; empty when /v2/ answered 200
+};
+std::mutex pings_mutex;
+std::map<std::string, Ping> pings;  // by api_host
 
-bool known_plain_http(const std::string& api_host) {
-  std::lock_guard<std::mutex> lock(plain_http_mutex);
-  return plain_http_hosts.count(api_host) > 0;
+std::optional<Ping> known_ping(const std::string& api_host) {
+  std::lock_guard<std::mutex> lock(pings_mutex);
+  auto it = pings.find(api_host);
+  if (it == pings.end()) return std::nullopt;
+  return it->second;
 }
 
-void remember_plain_http(const std::string& api_host) {
-  std::lock_guard<std::mutex> lock(plain_http_mutex);
-  plain_http_hosts.insert(api_host);
+void remember_ping(const std::string& api_host, Ping ping) {
+  std::lock_guard<std::mutex> lock(pings_mutex);
+  pings.emplace(api_host, std::move(ping));
 }
 
 bool is_schema1(const std::string& type, const std::string& bytes) {
@@ -87,14 +94,16 @@ const std::string& RegistryClient::base_url() {
 
 void RegistryClient::connect() {
   std::call_once(connected_, [&] {
+    if (std::optional<Ping> known = known_ping(ref_.api_host)) {
+      base_url_ = known->base_url;
+      if (!known->challenge.empty()) auth_.on_unauthorized(known->challenge, "");
+      return;
+    }
     std::string https = "https://" + ref_.api_host;
     std::unique_ptr<HttpStream> ping;
     if (!may_use_plain_http(ref_.registry, options_.insecure_registries)) {
       ping = open_retrying(https + "/v2/", {}, options_.http);
       base_url_ = https;
-    } else if (known_plain_http(ref_.api_host)) {
-      base_url_ = "http://" + ref_.api_host;
-      ping = open_retrying(base_url_ + "/v2/", {}, options_.http);
     } else {
       try {
         ping = HttpStream::open(https + "/v2/", {}, options_.http);
@@ -113,7 +122,6 @@ void RegistryClient::connect() {
         if (plain->status() != 200 && plain->status() != 401) throw tls_error;
         ping = std::move(plain);
         base_url_ = http;
-        remember_plain_http(ref_.api_host);
       }
     }
     long status = ping->status();
@@ -121,10 +129,13 @@ void RegistryClient::connect() {
       std::string challenge = ping->header("www-authenticate");
       ping.reset();
       auth_.on_unauthorized(challenge, "");
+      remember_ping(ref_.api_host, {base_url_, challenge});
     } else if (status == 429 || status >= 500) {
       fail(*ping, "");
     } else if (status != 200) {
       throw InputError(ref_.registry + ": not a registry: " + base_url_ + "/v2/ answered HTTP " + std::to_string(status));
+    } else {
+      remember_ping(ref_.api_host, {base_url_, ""});
     }
   });
 }

@@ -168,6 +168,9 @@ inline constexpr size_t kMaxRepositoryTags = 65536;
 // Tagged images one registry listing returns, all repositories together: each is audited, so a real
 // fleet is some thousands; a million references take some 100 MiB.
 inline constexpr size_t kMaxRegistryImages = size_t(1) << 20;
+// Easy handles of finished HTTP transfers kept for the next ones, each with its open connections (curl keeps
+// up to 5 a handle): a run opens as many at once as it has threads, some 2 to 4 a thread.
+inline constexpr size_t kIdleHttpHandles = 32;
 // Attempts at a request that fails transiently (5xx, 429, a dropped connection).
 inline constexpr int kMaxAttempts = 4;
 // A 429 asking to wait longer than this is an error, not a wait.

@@ -1,35 +1,95 @@
 // A registry that speaks plain HTTP (127.0.0.1, --insecure-registry): TLS is tried first, as docker
-// does, and once it failed the other images of the run go to plain HTTP at once.
+// does, and once it failed the other images of the run go to plain HTTP at once. What /v2/ answered (the
+// scheme, the auth challenge) is asked once a run too, not once an image.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include <set>
 
 #include "scripted_registry.h"
 
 namespace imgaudit::test {
 namespace {
 
+// Requests of `method` to `path` (its query left out; "" for any).
+size_t count_of(const std::vector<LoggedRequest>& log, const std::string& method, const std::string& path) {
+  size_t n = 0;
+  for (const LoggedRequest& r : log) n += r.method == method && (path.empty() || r.path.substr(0, r.path.find('?')) == path);
+  return n;
+}
+
+std::string five_images(const ScriptedRegistry& reg) {
+  std::string names;
+  for (const char* repository : {"a", "b", "c", "d", "e"}) names += " " + reg.host() + "/" + repository + ":v1";
+  return names;
+}
+
 TEST(RegistryPlainHttp, TlsIsTriedOnceARunNotOnceAnImage) {
   SKIP_WITHOUT_PYTHON();
   TempDir tmp;
   one_layer_layout(tmp);
   ScriptedRegistry reg(tmp / "layout");
-  auto handshakes = [&] {
-    size_t n = 0;
-    for (const LoggedRequest& r : reg.requests()) n += r.method == "TLS";
-    return n;
-  };
+  auto handshakes = [&] { return count_of(reg.requests(), "TLS", ""); };
+  auto pings = [&] { return count_of(reg.requests(), "GET", "/v2/"); };
   CliRun one = imgaudit(tmp / "home", "-q --fail-on never " + reg.host() + "/app:v1");
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_EQ(handshakes(), 1u) << "one image: one TLS attempt before plain HTTP";
+  EXPECT_EQ(pings(), 1u);
 
-  std::string names;
-  for (const char* repository : {"a", "b", "c", "d", "e"}) names += " " + reg.host() + "/" + repository + ":v1";
+  const std::string names = five_images(reg);
   // -j 1: opened one after another (opened at once, each of the first -j may try TLS before one learns).
   CliRun many = imgaudit(tmp / "home2", "--format json --fail-on never -j 1" + names);
   ASSERT_EQ(many.status, 0) << many.err;
   EXPECT_EQ(nlohmann::json::parse(many.out)["images"].size(), 5u);
   EXPECT_EQ(handshakes(), 2u) << "five images of one run: one more TLS attempt, not five";
+  EXPECT_EQ(pings(), 2u) << "five images of one run: one more /v2/, not five";
+}
+
+// A registry that asks for tokens: the challenge of the one /v2/ serves every image's client, each of which
+// fetches its token for its own repository before its first request, so no manifest is refused first.
+TEST(RegistryPlainHttp, OneChallengeARunServesEveryRepository) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--token"});
+  CliRun many = imgaudit(tmp / "home", "--format json --fail-on never -j 1" + five_images(reg));
+  ASSERT_EQ(many.status, 0) << many.err;
+  EXPECT_EQ(nlohmann::json::parse(many.out)["images"].size(), 5u);
+  const std::vector<LoggedRequest> log = reg.requests();
+  EXPECT_EQ(count_of(log, "GET", "/v2/"), 1u);
+  EXPECT_EQ(count_of(log, "GET", "/token"), 5u) << "a token for each repository";
+  size_t refused = 0;
+  for (const LoggedRequest& r : log) refused += r.status == 401;
+  EXPECT_EQ(refused, 1u) << "only the one /v2/: every manifest went with its token";
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+// Requests to a registry that keeps connections open go over few of them: a finished transfer's curl
+// handle, with its connection, serves the next request (a TCP and TLS set-up, and a read of the CA bundle,
+// saved each time). Not one connection a request.
+TEST(RegistryConnections, FinishedTransfersLeaveTheirConnectionToTheNext) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  one_layer_layout(tmp);
+  ScriptedRegistry reg(tmp / "layout", {"--keep-alive"});
+  CliRun many = imgaudit(tmp / "home", "--format json --fail-on never -j 1" + five_images(reg));
+  ASSERT_EQ(many.status, 0) << many.err;
+  std::set<int> connections;
+  size_t requests = 0;
+  for (const LoggedRequest& r : reg.requests())
+    if (r.method == "GET") {
+      ++requests;
+      connections.insert(r.peer);
+    }
+  // The five names are one image: a /v2/, five manifests, then its config and layer once.
+  EXPECT_EQ(requests, 8u);
+  EXPECT_LE(connections.size(), 2u) << requests << " requests";
 }
 
 }  // namespace

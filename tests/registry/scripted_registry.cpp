@@ -23,7 +23,7 @@ std::vector<LoggedRequest> ScriptedRegistry::requests() const {
   std::istringstream lines(std::filesystem::exists(dir_ / "requests.log") ? read_file(dir_ / "requests.log") : "");
   for (std::string line; std::getline(lines, line);) {
     auto j = nlohmann::json::parse(line);
-    out.push_back({j["method"], j["path"], j["range"], j["authorization"], j["status"], j["time"]});
+    out.push_back({j["method"], j["path"], j["range"], j["authorization"], j["status"], j["time"], j.value("peer", 0)});
   }
   return out;
 }

@@ -13,6 +13,7 @@ struct LoggedRequest {
   std::string method, path, range, authorization;
   int status = 0;
   double seconds = 0;  // when it came, on the server's monotonic clock
+  int peer = 0;        // the client's port: requests of one connection share it (0 for a TLS attempt)
 };
 
 class ScriptedRegistry {

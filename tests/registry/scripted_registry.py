@@ -37,6 +37,7 @@ parser.add_argument("--revoke-first-token-after", type=int, default=-1,
                     help="answer 401 (invalid_token) to the first token after it was accepted that many times")
 parser.add_argument("--cut", default=None, help="the first GET of this blob breaks off after half its bytes")
 parser.add_argument("--ignore-range", action="store_true")
+parser.add_argument("--keep-alive", action="store_true", help="HTTP/1.1: a connection serves many requests")
 parser.add_argument("--repositories", default=None,
                     help="comma-separated names /v2/_catalog lists, paginated with n and last; without it, 404")
 parser.add_argument("--catalog-body", default=None, help="answer /v2/_catalog with this body")
@@ -91,7 +92,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log(self, status):
         entry = {"method": self.command, "path": self.path, "status": status,
                  "range": self.headers.get("Range", ""), "authorization": self.headers.get("Authorization", ""),
-                 "time": time.monotonic()}
+                 "time": time.monotonic(), "peer": self.client_address[1]}
         with lock, open(os.path.join(args.dir, "requests.log"), "a") as f:
             f.write(json.dumps(entry) + "\n")
 
@@ -255,6 +256,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.answer(200, body, headers, send=len(body) // 2 if cut else None)
 
 
+if args.keep_alive:
+    Handler.protocol_version = "HTTP/1.1"
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
 with open(os.path.join(args.dir, "port.tmp"), "w") as f:
