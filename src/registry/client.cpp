@@ -36,6 +36,16 @@ struct Ping {
 };
 std::mutex pings_mutex;
 std::map<std::string, Ping> pings;  // by api_host
+std::map<std::string, std::unique_ptr<std::mutex>> pinging;  // by api_host: held by the client asking
+
+// Held while a client asks a host's /v2/: the other clients for that host wait for its answer instead of
+// asking too (the images of a run are opened several at once).
+std::mutex& ping_lock(const std::string& api_host) {
+  std::lock_guard<std::mutex> lock(pings_mutex);
+  std::unique_ptr<std::mutex>& m = pinging[api_host];
+  if (!m) m = std::make_unique<std::mutex>();
+  return *m;
+}
 
 std::optional<Ping> known_ping(const std::string& api_host) {
   std::lock_guard<std::mutex> lock(pings_mutex);
@@ -94,6 +104,7 @@ const std::string& RegistryClient::base_url() {
 
 void RegistryClient::connect() {
   std::call_once(connected_, [&] {
+    std::lock_guard<std::mutex> asking(ping_lock(ref_.api_host));
     if (std::optional<Ping> known = known_ping(ref_.api_host)) {
       base_url_ = known->base_url;
       if (!known->challenge.empty()) auth_.on_unauthorized(known->challenge, "");
