@@ -35,8 +35,10 @@ bool write_atomically(const std::string& dir, const std::string& path, const std
     if (n <= 0) break;
     done += static_cast<size_t>(n);
   }
-  // On a crash the rename must not publish a file whose data never reached the disk.
-  bool ok = done == bytes.size() && ::fsync(fd) == 0;
+  // No fsync (0.3 ms an entry, some hundreds a fleet run): every entry is checked when read (a blob against
+  // its digest, facts parsed whole for their digest and version), so one a crash left torn is fetched or
+  // read again. The rename is what keeps other processes from seeing a part.
+  bool ok = done == bytes.size();
   ok = ::close(fd) == 0 && ok;
   if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return true;
   ::unlink(tmp.c_str());
