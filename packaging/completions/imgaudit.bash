@@ -17,6 +17,20 @@ _imgaudit_options() {
     sed -n 's/^ \{1,\}\(-[^ ]*\).*/\1/p' | tr ',' '\n'
 }
 
+# The options that take a value, one a line: those --help shows with a type
+# ("--format TEXT:{...}", "-j,--jobs UINT"), and --config, which it shows bare.
+_imgaudit_valued_options() {
+  "$(_imgaudit_program)" --help 2>/dev/null |
+    sed -n 's/^ \{1,\}\(-[^ ]*\) \{1,\}\(TEXT\|UINT\|INT\).*/\1/p' | tr ',' '\n'
+  printf '%s\n' --config
+}
+
+# The values --help lists for option $1 ("--format TEXT:{text,json,...}"), one a line.
+_imgaudit_choices() {
+  "$(_imgaudit_program)" --help 2>/dev/null |
+    sed -n "s/^ \{1,\}\(-[^ ]*,\)\{0,1\}$1 [A-Z]*:{\([^}]*\)}.*/\2/p" | tr ',' '\n'
+}
+
 _imgaudit_rule_ids() {
   "$(_imgaudit_program)" rules 2>/dev/null | while read -r id _; do
     [[ -n $id ]] && printf '%s\n' "$id"
@@ -58,8 +72,9 @@ _imgaudit_dirs() {
 _imgaudit_option_values() {
   local option=$1 cur=$2
   case $option in
-    --format) compgen -W 'text json sarif' -- "$cur" ;;
-    --fail-on) compgen -W 'error warning info never' -- "$cur" ;;
+    --format | --fail-on | --color) compgen -W "$(_imgaudit_choices "$option")" -- "$cur" ;;
+    --image-src) compgen -W 'docker podman remote docker,podman,remote' -- "$cur" ;;
+    --docker-host) compgen -W 'unix:// tcp://' -- "$cur" ;;
     --platform) compgen -W 'linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -- "$cur" ;;
     --ignore)
       # ID, or ID:PATHGLOB: only the id is completed.
@@ -72,14 +87,9 @@ _imgaudit_option_values() {
   esac
 }
 
-# Whether option $1 takes a value in the next word.
+# Whether option $1 takes a value in the next word; $_imgaudit_valued lists them (set by _imgaudit).
 _imgaudit_takes_value() {
-  case $1 in
-    --platform | --format | -o | --output | --fail-on | -j | --jobs | --ignore | --config | --dockerfile | \
-      --username | --ca-cert | --insecure-registry | --cache-dir | --cache | --cache-ttl | --timeout | --retry-wait | --images-from | \
-      --registry | --include | --exclude | --registry-page-size | --shard) return 0 ;;
-  esac
-  return 1
+  [[ $'\n'$_imgaudit_valued$'\n' == *$'\n'"$1"$'\n'* ]]
 }
 
 _imgaudit() {
@@ -97,6 +107,9 @@ _imgaudit() {
   local prev=""
   ((${#words[@]} > 1)) && prev=${words[${#words[@]} - 1]}
 
+  local _imgaudit_valued
+  _imgaudit_valued=$(_imgaudit_valued_options)
+
   # The subcommand and the positional arguments given so far.
   local command="" i word
   local -a positionals=()
@@ -104,7 +117,7 @@ _imgaudit() {
     word=${words[i]}
     if [[ $word == -* ]]; then
       [[ $word != *=* ]] && _imgaudit_takes_value "$word" && ((i++))
-    elif [[ -z $command && ${#positionals[@]} -eq 0 && $word =~ ^(rules|explain|compare)$ ]]; then
+    elif [[ -z $command && ${#positionals[@]} -eq 0 && $word =~ ^(rules|explain|compare|version|config)$ ]]; then
       command=$word
     else
       positionals+=("$word")
@@ -120,14 +133,13 @@ _imgaudit() {
     candidates=$(compgen -W "$(_imgaudit_options)" -- "$cur")
   else
     case $command in
-      rules) candidates="" ;;
+      rules | version | config) candidates="" ;;
       explain) ((${#positionals[@]} == 0)) && candidates=$(compgen -W "$(_imgaudit_rule_ids)" -- "$cur") ;;
       compare) ((${#positionals[@]} < 2)) && candidates=$(_imgaudit_images "$cur") ;;
       *)
-        if ((${#positionals[@]} == 0)); then
-          candidates=$(compgen -W 'rules explain compare' -- "$cur")
-          candidates+=${candidates:+$'\n'}$(_imgaudit_images "$cur")
-        fi
+        # A subcommand first, or images: as many as are given.
+        ((${#positionals[@]} == 0)) && candidates=$(compgen -W 'rules explain compare version config' -- "$cur")
+        candidates+=${candidates:+$'\n'}$(_imgaudit_images "$cur")
         ;;
     esac
   fi

@@ -57,10 +57,14 @@ offers() {
 }
 
 expect "imgaudit --fo" --format
-expect "imgaudit --format " json sarif text
-expect "imgaudit --format=" json sarif text
-expect "imgaudit --format=j" json
+expect "imgaudit --format " codequality json junit sarif text
+expect "imgaudit --format=" codequality json junit sarif text
+expect "imgaudit --format=j" json junit
 expect "imgaudit --fail-on " error info never warning
+expect "imgaudit --color " always auto never
+expect "imgaudit --image-src pod" podman
+expect "imgaudit --docker-host " tcp:// unix://
+
 offers "imgaudit explain musl-" musl-allocator
 offers "imgaudit --ignore musl-" musl-allocator
 offers "imgaudit --quiet explain musl-" musl-allocator
@@ -95,7 +99,10 @@ expect "imgaudit docker-archive:" image.tar layout/ other.tar rootfs-dir/
 expect "imgaudit rootfs:ro" rootfs-dir/
 expect "imgaudit compare image.tar oth" other.tar
 expect "imgaudit compare image.tar other.tar " ""
-expect "imgaudit image.tar " ""
+expect "imgaudit image.tar oth" other.tar
+expect "imgaudit image.tar other.tar oci:la" layout/
+expect "imgaudit version " ""
+expect "imgaudit config " ""
 expect "imgaudit --config im" image.tar
 expect "imgaudit -o la" layout/
 expect "imgaudit --cache-dir " layout/ rootfs-dir/
@@ -103,6 +110,13 @@ expect "imgaudit --cache " redis:// rediss://
 expect "imgaudit --cache=rediss" rediss://
 expect "imgaudit --cache redis://127.0.0.1:6379 --cache-ttl " 12h 30d 7d
 expect "imgaudit --cache redis://127.0.0.1:6379 la" layout/
+
+# Every option --help shows with a type takes the next word as its value: the
+# word after that may still be the subcommand.
+for option in $("$binary" --help | sed -n 's/^ *\(-[A-Za-z0-9],\)\{0,1\}\(--[a-z][a-z-]*\) \{1,\}\(TEXT\|UINT\|INT\).*/\2/p'); do
+  expect "imgaudit $option VALUE expl" explain
+  expect "imgaudit $option VALUE --format=jso" json
+done
 
 [ ! -s "$work/stderr" ] || fail "the completion wrote to standard error: $(cat "$work/stderr")"
 

@@ -10,6 +10,11 @@ if ! command -v zsh >/dev/null; then
   exit 77
 fi
 zsh -n "$source_dir/packaging/completions/_imgaudit"
+# Every long option of --help has its line in the completion.
+for option in $("$binary" --help | sed -n 's/^ *\(-[A-Za-z0-9],\)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
+  grep -q -e "$option=" -e "$option\[" -e "$option}" "$source_dir/packaging/completions/_imgaudit" ||
+    { echo "FAIL: the zsh completion has no line for $option"; exit 1; }
+done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -55,7 +60,7 @@ expect() {
   fi
 }
 expect 'imgaudit --fo' 'imgaudit --format='
-expect 'imgaudit --format=j' 'imgaudit --format=json '
+expect 'imgaudit --format=js' 'imgaudit --format=json '
 expect 'imgaudit --fail-on wa' 'imgaudit --fail-on warning '
 expect 'imgaudit explain musl-a' 'imgaudit explain musl-allocator '
 expect 'imgaudit --ignore wheel-glibc' 'imgaudit --ignore wheel-glibc-too-old '
@@ -63,6 +68,10 @@ expect 'imgaudit expl' 'imgaudit explain '
 expect 'imgaudit docker-ar' 'imgaudit docker-archive:'
 expect 'imgaudit oci:la' 'imgaudit oci:layout/'
 expect 'imgaudit compare ima' 'imgaudit compare image.tar '
+expect 'imgaudit image.tar oci:la' 'imgaudit image.tar oci:layout/'
+expect 'imgaudit --format=ju' 'imgaudit --format=junit '
+expect 'imgaudit --color al' 'imgaudit --color always '
+expect 'imgaudit vers' 'imgaudit version '
 zpty -d shell
 (( failures == 0 )) || exit 1
 print "PASS: zsh completion"
