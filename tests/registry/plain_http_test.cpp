@@ -25,6 +25,26 @@ std::string five_images(const ScriptedRegistry& reg) {
   return names;
 }
 
+// One layout served under five names by a registry started with `registry_options`, audited in one run of
+// `jobs` workers; the run is checked to have reported all five.
+struct FiveNamesRun {
+  FiveNamesRun(std::vector<std::string> registry_options, int jobs)
+      : reg(written_layout(tmp), std::move(registry_options)),
+        run(imgaudit(tmp / "home", "--format json --fail-on never -j " + std::to_string(jobs) + five_images(reg))) {
+    EXPECT_EQ(run.status, 0) << run.err;
+    if (run.status == 0) {
+      EXPECT_EQ(nlohmann::json::parse(run.out)["images"].size(), 5u);
+    }
+  }
+  static std::string written_layout(const TempDir& at) {
+    one_layer_layout(at);
+    return at / "layout";
+  }
+  TempDir tmp;
+  ScriptedRegistry reg;
+  CliRun run;
+};
+
 TEST(RegistryPlainHttp, TlsIsTriedOnceARunNotOnceAnImage) {
   SKIP_WITHOUT_PYTHON();
   TempDir tmp;
@@ -50,13 +70,8 @@ TEST(RegistryPlainHttp, TlsIsTriedOnceARunNotOnceAnImage) {
 // fetches its token for its own repository before its first request, so no manifest is refused first.
 TEST(RegistryPlainHttp, OneChallengeARunServesEveryRepository) {
   SKIP_WITHOUT_PYTHON();
-  TempDir tmp;
-  one_layer_layout(tmp);
-  ScriptedRegistry reg(tmp / "layout", {"--token"});
-  CliRun many = imgaudit(tmp / "home", "--format json --fail-on never -j 4" + five_images(reg));
-  ASSERT_EQ(many.status, 0) << many.err;
-  EXPECT_EQ(nlohmann::json::parse(many.out)["images"].size(), 5u);
-  const std::vector<LoggedRequest> log = reg.requests();
+  FiveNamesRun many({"--token"}, 4);
+  const std::vector<LoggedRequest> log = many.reg.requests();
   EXPECT_EQ(count_of(log, "GET", "/v2/"), 1u) << "four opened at once, one asked";
   EXPECT_EQ(count_of(log, "GET", "/token"), 5u) << "a token for each repository";
   size_t refused = 0;
@@ -64,25 +79,16 @@ TEST(RegistryPlainHttp, OneChallengeARunServesEveryRepository) {
   EXPECT_EQ(refused, 1u) << "only the one /v2/: every manifest went with its token";
 }
 
-}  // namespace
-}  // namespace imgaudit::test
-
-namespace imgaudit::test {
-namespace {
 
 // Requests to a registry that keeps connections open go over few of them: a finished transfer's curl
 // handle, with its connection, serves the next request (a TCP and TLS set-up, and a read of the CA bundle,
 // saved each time). Not one connection a request.
 TEST(RegistryConnections, FinishedTransfersLeaveTheirConnectionToTheNext) {
   SKIP_WITHOUT_PYTHON();
-  TempDir tmp;
-  one_layer_layout(tmp);
-  ScriptedRegistry reg(tmp / "layout", {"--keep-alive"});
-  CliRun many = imgaudit(tmp / "home", "--format json --fail-on never -j 1" + five_images(reg));
-  ASSERT_EQ(many.status, 0) << many.err;
+  FiveNamesRun many({"--keep-alive"}, 1);
   std::set<int> connections;
   size_t requests = 0;
-  for (const LoggedRequest& r : reg.requests())
+  for (const LoggedRequest& r : many.reg.requests())
     if (r.method == "GET") {
       ++requests;
       connections.insert(r.peer);
