@@ -239,13 +239,12 @@ TEST(Inputs, HelpAndVersion) {
 }
 
 TEST(Inputs, ColourOnATerminalOnlyAndNoColorHonoured) {
-  if (!have_tool("script")) GTEST_SKIP() << "script (util-linux) is needed to give imgaudit a terminal";
+  SKIP_WITHOUT_TERMINAL();
   TempDir tmp;
   write_oci_layout(two_layer_image(tmp), tmp / "layout");
-  // script runs imgaudit on a pseudo-terminal and copies what it printed.
   std::string on_tty, no_color;
-  run("script -qec '" + imgaudit_binary() + " " + tmp / "layout" + "' /dev/null", &on_tty);
-  run("NO_COLOR=1 script -qec '" + imgaudit_binary() + " " + tmp / "layout" + "' /dev/null", &no_color);
+  run_on_a_terminal(imgaudit_binary() + " " + tmp / "layout", &on_tty);
+  run_on_a_terminal("NO_COLOR=1 " + imgaudit_binary() + " " + tmp / "layout", &no_color);
   EXPECT_NE(on_tty.find("\033[1;31merror"), std::string::npos) << on_tty;
   EXPECT_NE(no_color.find("error interpreter-missing"), std::string::npos) << no_color;
   EXPECT_EQ(no_color.find("\033["), std::string::npos) << no_color;
@@ -266,9 +265,9 @@ TEST(Inputs, LongPathListsAreCutInText) {
 }
 
 TEST(Inputs, StandardInputOnATerminalIsRefusedNotWaitedFor) {
-  if (!have_tool("script")) GTEST_SKIP() << "script (bsdutils) gives the program a terminal";
+  SKIP_WITHOUT_TERMINAL();
   std::string out;
-  EXPECT_NE(run("script -qec '" + imgaudit_binary() + " -' /dev/null", &out), 0);
+  EXPECT_NE(run_on_a_terminal(imgaudit_binary() + " -", &out), 0);
   EXPECT_NE(out.find("imgaudit: docker-archive:-: standard input is a terminal: pipe an archive into it (docker save "
                      "IMAGE | imgaudit -)"),
             std::string::npos)

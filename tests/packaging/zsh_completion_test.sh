@@ -38,7 +38,10 @@ ZSHRC
 export PATH="$work/bin:$PATH" ZDOTDIR="$work/home" WORK="$work"
 zsh -f <<'TEST'
 zmodload zsh/zpty
-zpty shell zsh -i
+if ! zpty shell zsh -i; then
+  print "SKIP: no pseudo-terminal to run zsh on (is /dev/pts mounted?)"
+  exit 77
+fi
 failures=0
 # completed LINE: the line after pressing Tab once at its end.
 completed() {

@@ -9,7 +9,7 @@ namespace {
 
 TEST(RegistryProgress, OnATerminalOnly) {
   SKIP_WITHOUT_REGISTRY_TOOLS();
-  if (!have_tool("script")) GTEST_SKIP() << "script (util-linux) is needed for a terminal";
+  SKIP_WITHOUT_TERMINAL();
   LocalRegistry reg;
   TempDir tmp;
   ImageSpec spec;
@@ -20,10 +20,11 @@ TEST(RegistryProgress, OnATerminalOnly) {
   std::string hex = Sha256::of(spec.layers[0].bytes).substr(7, 12);
   auto on_tty = [&](const std::string& args, const std::string& cache) {
     std::string out;
-    // script gives the command a terminal; its standard output is discarded, so what remains is standard error.
-    run("env XDG_CACHE_HOME='" + (tmp / cache) + "' DOCKER_CONFIG='" + (tmp / "docker") + "' script -qec \"'" +
-            imgaudit_binary() + "' --fail-on never " + args + " " + reg.host() + "/progress:v1 >/dev/null\" /dev/null",
-        &out);
+    // Its standard output is discarded, so what the terminal shows is standard error.
+    run_on_a_terminal("env XDG_CACHE_HOME='" + (tmp / cache) + "' DOCKER_CONFIG='" + (tmp / "docker") + "' '" +
+                          imgaudit_binary() + "' --fail-on never " + args + " " + reg.host() +
+                          "/progress:v1 >/dev/null",
+                      &out);
     return out;
   };
   std::string shown = on_tty("", "c1");

@@ -11,7 +11,9 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -141,6 +143,31 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
 }
 
 bool have_tool(const std::string& name) { return run("command -v '" + name + "' >/dev/null 2>&1") == 0; }
+
+std::string why_no_terminal() {
+  if (!have_tool("script")) return "script (util-linux) is needed to give a program a terminal";
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0) {
+    return std::string("no pseudo-terminal: /dev/ptmx: ") + std::strerror(errno) + " (is /dev/pts mounted?)";
+  }
+  std::string why;
+  if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname(master) == nullptr) {
+    why = std::string("no pseudo-terminal: ") + std::strerror(errno);
+  } else if (const int slave = open(ptsname(master), O_RDWR | O_NOCTTY); slave < 0) {
+    why = std::string("no pseudo-terminal: ") + ptsname(master) + ": " + std::strerror(errno) +
+          " (is /dev/pts mounted?)";
+  } else {
+    close(slave);
+  }
+  close(master);
+  return why;
+}
+
+int run_on_a_terminal(const std::string& command, std::string* out) {
+  std::string quoted;
+  for (char c : command) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return run("script -qec '" + quoted + "' /dev/null", out);
+}
 
 std::string go_env(const std::string& dir) {
   return "GOCACHE='" + std::string(IMGAUDIT_TEST_GO_CACHE) + "' GOPATH='" + dir + "/gopath' HOME='" + dir +

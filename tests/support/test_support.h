@@ -59,6 +59,16 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
 
 bool have_tool(const std::string& name);  // on PATH
 
+// Why a command cannot be run on a pseudo-terminal here, for a test's GTEST_SKIP: "" when it can, else
+// what is missing (script(1), or a terminal to open: a chroot without /dev/pts mounted).
+std::string why_no_terminal();
+// Runs a shell command on a pseudo-terminal through script(1); returns its exit status, what the terminal
+// showed in *out when given.
+int run_on_a_terminal(const std::string& command, std::string* out = nullptr);
+#define SKIP_WITHOUT_TERMINAL()                                                                            \
+  if (const std::string why_no_terminal = ::imgaudit::test::why_no_terminal(); !why_no_terminal.empty()) \
+  GTEST_SKIP() << why_no_terminal
+
 // Why `compiler` cannot build here, for a test's GTEST_SKIP: "" when it is on PATH and builds a trivial
 // program with `flags`, else the tool's name and what it said. `compiler` is a C compiler with any fixed
 // options ("aarch64-linux-gnu-gcc", "gcc -m32"), "go" (go build, offline, without cgo) or "rustc".
