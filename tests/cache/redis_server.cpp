@@ -14,12 +14,6 @@
 
 namespace imgaudit::test {
 
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 std::string facts_key(const std::string& digest) {
   return "imgaudit:layer-facts:v" + std::to_string(kLayerFactsFormatVersion) + ":" + digest;
 }

@@ -43,10 +43,6 @@ class RedisServer {
   std::unique_ptr<Background> server_;
 };
 
-
-// Shell quoting for the tests' command lines.
-std::string shell_quoted(const std::string& s);
-
 // The imgaudit binary's layer-facts key for a layer digest, and the key of its claim while a process reads it.
 std::string facts_key(const std::string& digest);
 std::string claim_key(const std::string& digest);

@@ -31,27 +31,22 @@ void broken_root(const std::string& dir) {
   ASSERT_TRUE(compile_c("gcc", kHelloC, dir + "/usr/bin/hello"));
 }
 
-std::string sh_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // The action's audit step: its env with `${{ inputs.X }}` filled from `given` (else the input's
 // default), run with bash in `workdir` as a runner runs a composite step.
 int run_action_step(const nlohmann::json& action, const std::map<std::string, std::string>& given,
                     const std::string& workdir, std::string* out) {
   const nlohmann::json& step = action["runs"]["steps"][0];
-  std::string env = "GITHUB_ACTION_PATH=" + sh_quote(kSource);
+  std::string env = "GITHUB_ACTION_PATH=" + shell_quoted(kSource);
   for (auto& [name, value] : step["env"].items()) {
     std::string expr = value.get<std::string>();
     std::string input = expr.substr(expr.find("inputs.") + 7);
     input = input.substr(0, input.find(' '));
     auto it = given.find(input);
     std::string v = it != given.end() ? it->second : action["inputs"][input].value("default", "");
-    env += " " + name + "=" + sh_quote(v);
+    env += " " + name + "=" + shell_quoted(v);
   }
-  return run("cd " + sh_quote(workdir) + " && env " + env + " bash -c " + sh_quote(step["run"].get<std::string>()) + " 2>&1",
+  return run("cd " + shell_quoted(workdir) + " && env " + env + " bash -c " +
+                 shell_quoted(step["run"].get<std::string>()) + " 2>&1",
              out);
 }
 
@@ -94,14 +89,14 @@ TEST(Integration, TheActionsStepRunsAsTheRunnerRunsIt) {
 TEST(Integration, ThePreCommitHookRunsUnderPreCommit) {
   if (!have_tool("pre-commit") || !have_tool("git")) GTEST_SKIP() << "pre-commit and git (Debian packages) run the hook";
   TempDir tmp;
-  const std::string git = "env HOME=" + sh_quote(tmp.path()) +
+  const std::string git = "env HOME=" + shell_quoted(tmp.path()) +
                           " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t "
                           "GIT_COMMITTER_EMAIL=t@example.invalid git";
   // The hooks' repository: this project's manifest as it is in the work tree.
   std::filesystem::create_directories(tmp / "hooks");
   std::filesystem::copy_file(kSource + "/.pre-commit-hooks.yaml", tmp / "hooks/.pre-commit-hooks.yaml");
   std::string rev;
-  ASSERT_EQ(run("cd " + sh_quote(tmp / "hooks") + " && " + git + " init -q && " + git + " add . && " + git +
+  ASSERT_EQ(run("cd " + shell_quoted(tmp / "hooks") + " && " + git + " init -q && " + git + " add . && " + git +
                     " commit -qm hooks && " + git + " rev-parse HEAD",
                 &rev),
             0);
@@ -115,10 +110,10 @@ TEST(Integration, ThePreCommitHookRunsUnderPreCommit) {
                    "\n    hooks:\n      - id: imgaudit\n        args: [--fail-on, " + fail_on + ", rootfs:root]\n");
   };
   configure("error");
-  ASSERT_EQ(run("cd " + sh_quote(project) + " && " + git + " init -q && " + git + " add ."), 0);
-  const std::string pre_commit = "cd " + sh_quote(project) + " && env HOME=" + sh_quote(tmp.path()) +
-                                 " PRE_COMMIT_HOME=" + sh_quote(tmp / "cache") + " PATH=" +
-                                 sh_quote(std::filesystem::path(imgaudit_binary()).parent_path().string()) +
+  ASSERT_EQ(run("cd " + shell_quoted(project) + " && " + git + " init -q && " + git + " add ."), 0);
+  const std::string pre_commit = "cd " + shell_quoted(project) + " && env HOME=" + shell_quoted(tmp.path()) +
+                                 " PRE_COMMIT_HOME=" + shell_quoted(tmp / "cache") + " PATH=" +
+                                 shell_quoted(std::filesystem::path(imgaudit_binary()).parent_path().string()) +
                                  ":\"$PATH\" pre-commit run --all-files 2>&1";
   std::string out;
   EXPECT_EQ(run(pre_commit, &out), 1) << out;
@@ -147,8 +142,8 @@ TEST(Integration, TheGitLabJobsReportsAreTheFilesItWrites) {
   for (char& c : command) c = c == '\n' ? ' ' : c;
   write_file(tmp / "Dockerfile", "FROM scratch\nCOPY root /\n");
   std::string out;
-  int status = run("cd " + sh_quote(tmp.path()) + " && env IMGAUDIT_FAIL_ON=error " + imgaudit_binary() + " " + command +
-                       " ./root 2>&1",
+  int status = run("cd " + shell_quoted(tmp.path()) + " && env IMGAUDIT_FAIL_ON=error " + imgaudit_binary() + " " +
+                       command + " ./root 2>&1",
                    &out);
   EXPECT_EQ(status, 1) << command << out;
   for (auto& [kind, file] : job["artifacts"]["reports"].items())

@@ -34,15 +34,9 @@ namespace {
 
 constexpr int kStartTimeoutMs = 30000;
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 std::string join_quoted(const std::vector<std::string>& words) {
   std::string line;
-  for (const std::string& w : words) line += (line.empty() ? "" : " ") + quote(w);
+  for (const std::string& w : words) line += (line.empty() ? "" : " ") + shell_quoted(w);
   return line;
 }
 
@@ -212,7 +206,7 @@ void release_folder(const std::string& dir) {
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   if (ec || std::filesystem::exists(dir))  // read-only folders in layer data, should root lack the right to ignore them
-    run("chmod -R u+rwX " + quote(dir) + " 2>/dev/null; rm -rf " + quote(dir));
+    run("chmod -R u+rwX " + shell_quoted(dir) + " 2>/dev/null; rm -rf " + shell_quoted(dir));
 }
 
 // SIGTERM, then SIGKILL after grace_ms; says so on stderr, with the end of its log, when it did not end
@@ -288,28 +282,28 @@ void make_engine_certs(const std::string& ca_dir, const std::string& client_dir,
              "authorityKeyIdentifier = keyid\n"
              "[client_ext]\nbasicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\n"
              "extendedKeyUsage = clientAuth\nauthorityKeyIdentifier = keyid\n");
-  const std::string ca = quote(ca_dir + "/ca.pem"), ca_key = quote(ca_dir + "/ca-key.pem");
+  const std::string ca = shell_quoted(ca_dir + "/ca.pem"), ca_key = shell_quoted(ca_dir + "/ca-key.pem");
   std::random_device random;
   auto serial = [&] { return (static_cast<uint64_t>(random()) << 20) ^ random(); };  // distinct per certificate
   auto key = [](const std::string& path) {
-    return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + quote(path);
+    return "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + shell_quoted(path);
   };
   auto signed_cert = [&](const std::string& key_path, const std::string& cn, const std::string& ext,
                          const std::string& out) {
-    return "openssl req -new -config " + quote(cnf) + " -key " + quote(key_path) + " -subj " + quote("/CN=" + cn) +
-           " | openssl x509 -req -days 2 -CA " + ca + " -CAkey " + ca_key + " -set_serial " +
-           std::to_string(serial()) + " -extfile " + quote(cnf) + " -extensions " + ext +
-           " -out " + quote(out);
+    return "openssl req -new -config " + shell_quoted(cnf) + " -key " + shell_quoted(key_path) + " -subj " +
+           shell_quoted("/CN=" + cn) + " | openssl x509 -req -days 2 -CA " + ca + " -CAkey " + ca_key +
+           " -set_serial " + std::to_string(serial()) + " -extfile " + shell_quoted(cnf) + " -extensions " + ext +
+           " -out " + shell_quoted(out);
   };
   const std::vector<std::string> steps = {
       key(ca_dir + "/ca-key.pem"),
-      "openssl req -new -x509 -days 2 -config " + quote(cnf) + " -extensions ca_ext -key " + ca_key + " -subj " +
-          quote("/CN=" + ca_name) + " -out " + ca,
+      "openssl req -new -x509 -days 2 -config " + shell_quoted(cnf) + " -extensions ca_ext -key " + ca_key + " -subj " +
+          shell_quoted("/CN=" + ca_name) + " -out " + ca,
       key(ca_dir + "/server-key.pem"),
       signed_cert(ca_dir + "/server-key.pem", "127.0.0.1", "server_ext", ca_dir + "/server-cert.pem"),
       key(client_dir + "/key.pem"),
       signed_cert(client_dir + "/key.pem", "imgaudit test client", "client_ext", client_dir + "/cert.pem"),
-      "cp " + ca + " " + quote(client_dir + "/ca.pem"),
+      "cp " + ca + " " + shell_quoted(client_dir + "/ca.pem"),
   };
   for (const std::string& step : steps) {
     std::string out;
@@ -415,7 +409,7 @@ static std::string engine_client() {
   static const std::string client = [] {
     auto version_of = [](const std::string& program) {
       std::string out;
-      run(quote(program) + " --version 2>/dev/null", &out);  // "Docker version 20.10.24+dfsg1, build 297e128"
+      run(shell_quoted(program) + " --version 2>/dev/null", &out);  // "Docker version 20.10.24+dfsg1, build 297e128"
       return out.substr(0, out.find(','));
     };
     std::string engine = version_of("dockerd"), candidates;
@@ -429,10 +423,11 @@ static std::string engine_client() {
 }
 
 std::string LocalDockerd::docker_command(bool buildkit) const {
-  return std::string("env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_API_VERSION"
-                     " DOCKER_BUILDKIT=") +
-         (buildkit ? "1" : "0") + " DOCKER_CONFIG=" + quote(dir_ + "/client") + " " + quote(engine_client()) +
-         " -H " + quote(host());
+  return std::string(
+             "env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_API_VERSION"
+             " DOCKER_BUILDKIT=") +
+         (buildkit ? "1" : "0") + " DOCKER_CONFIG=" + shell_quoted(dir_ + "/client") + " " +
+         shell_quoted(engine_client()) + " -H " + shell_quoted(host());
 }
 
 int LocalDockerd::docker(const std::string& args, std::string* out, bool buildkit) const {

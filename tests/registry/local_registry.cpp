@@ -47,23 +47,14 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
-namespace {
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-}  // namespace
-
 std::string python_with_crypto() {
   static std::string found = [] {
     const char* path = std::getenv("PATH");
     std::stringstream dirs(path ? path : "");
     for (std::string d; std::getline(dirs, d, ':');) {
       std::string py = d + "/python3";
-      if (access(py.c_str(), X_OK) == 0 && run(quote(py) + " -c 'import jwt, cryptography' >/dev/null 2>&1") == 0)
+      if (access(py.c_str(), X_OK) == 0 &&
+          run(shell_quoted(py) + " -c 'import jwt, cryptography' >/dev/null 2>&1") == 0)
         return py;
     }
     return std::string();
@@ -78,7 +69,8 @@ LocalRegistry::LocalRegistry(RegistrySetup setup) : setup_(std::move(setup)) {
                        "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" + std::to_string(port_) + "\n";
   if (setup_.tls || !setup_.basic_user.empty()) {
     std::string py = python_with_crypto();
-    if (py.empty() || run(quote(py) + " " + quote(here() + "/make_certs.py") + " " + quote(dir_ / "certs")) != 0)
+    if (py.empty() ||
+        run(shell_quoted(py) + " " + shell_quoted(here() + "/make_certs.py") + " " + shell_quoted(dir_ / "certs")) != 0)
       throw std::runtime_error("cannot make the test certificates (python3-cryptography)");
     // skopeo's --dest-cert-dir takes every key in it for a client certificate: only the CA stays there.
     std::filesystem::create_directories(dir_ / "tls");
@@ -87,8 +79,8 @@ LocalRegistry::LocalRegistry(RegistrySetup setup) : setup_(std::move(setup)) {
   }
   if (!setup_.basic_user.empty()) {
     std::string line;
-    if (run(quote(python_with_crypto()) + " " + quote(here() + "/htpasswd.py") + " " + quote(setup_.basic_user) + " " +
-                quote(setup_.basic_password),
+    if (run(shell_quoted(python_with_crypto()) + " " + shell_quoted(here() + "/htpasswd.py") + " " +
+                shell_quoted(setup_.basic_user) + " " + shell_quoted(setup_.basic_password),
             &line) != 0)
       throw std::runtime_error("htpasswd.py failed");
     write_file(dir_ / "htpasswd", line);
@@ -122,14 +114,16 @@ LocalRegistry::~LocalRegistry() {
 
 void LocalRegistry::push(const std::string& layout, const std::string& tag, const std::string& name_tag,
                          const std::string& skopeo_options) {
-  std::string dest = setup_.tls || !setup_.basic_user.empty() ? "--dest-cert-dir " + quote(dir_ / "certs")
-                                                               : std::string("--dest-tls-verify=false");
-  if (!setup_.basic_user.empty()) dest += " --dest-creds " + quote(setup_.basic_user + ":" + setup_.basic_password);
-  if (setup_.token) dest += " --dest-creds " + quote(setup_.token_user + ":" + setup_.token_password);
+  std::string dest = setup_.tls || !setup_.basic_user.empty() ? "--dest-cert-dir " + shell_quoted(dir_ / "certs")
+                                                              : std::string("--dest-tls-verify=false");
+  if (!setup_.basic_user.empty())
+    dest += " --dest-creds " + shell_quoted(setup_.basic_user + ":" + setup_.basic_password);
+  if (setup_.token) dest += " --dest-creds " + shell_quoted(setup_.token_user + ":" + setup_.token_password);
   std::string log;
   // A private auth file: skopeo must not use (or write) the user's.
-  int rc = run("REGISTRY_AUTH_FILE=" + quote(dir_ / "skopeo-auth.json") + " skopeo copy --quiet --all " + skopeo_options + " " + dest + " " +
-                   quote("oci:" + layout + ":" + tag) + " " + quote("docker://" + host() + "/" + name_tag) + " 2>&1",
+  int rc = run("REGISTRY_AUTH_FILE=" + shell_quoted(dir_ / "skopeo-auth.json") + " skopeo copy --quiet --all " +
+                   skopeo_options + " " + dest + " " + shell_quoted("oci:" + layout + ":" + tag) + " " +
+                   shell_quoted("docker://" + host() + "/" + name_tag) + " 2>&1",
                &log);
   if (rc != 0) throw std::runtime_error("skopeo copy failed: " + log);
 }
@@ -190,8 +184,9 @@ CliRun imgaudit(const std::string& home, const std::string& args, const std::str
   write_file(in, stdin_text);
   CliRun r;
   // Retries wait 1 ms, not 500: RetriesWaitLongerEachTime checks the waits themselves.
-  r.status = run("env IMGAUDIT_RETRY_WAIT=1 XDG_CACHE_HOME=" + quote(home + "/cache") + " DOCKER_CONFIG=" + quote(home + "/docker") + " " + env +
-                     " " + quote(imgaudit_binary()) + " --image-src remote " + args + " <" + quote(in) + " 2>" + quote(err),
+  r.status = run("env IMGAUDIT_RETRY_WAIT=1 XDG_CACHE_HOME=" + shell_quoted(home + "/cache") + " DOCKER_CONFIG=" +
+                     shell_quoted(home + "/docker") + " " + env + " " + shell_quoted(imgaudit_binary()) +
+                     " --image-src remote " + args + " <" + shell_quoted(in) + " 2>" + shell_quoted(err),
                  &r.out);
   r.err = read_file(err);
   return r;

@@ -79,7 +79,6 @@ TEST(RegistryPlainHttp, OneChallengeARunServesEveryRepository) {
   EXPECT_EQ(refused, 1u) << "only the one /v2/: every manifest went with its token";
 }
 
-
 // Requests to a registry that keeps connections open go over few of them: a finished transfer's curl
 // handle, with its connection, serves the next request (a TCP and TLS set-up, and a read of the CA bundle,
 // saved each time). Not one connection a request.

@@ -10,8 +10,8 @@
 
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -151,11 +151,11 @@ std::string why_no_terminal() {
     return std::string("no pseudo-terminal: /dev/ptmx: ") + std::strerror(errno) + " (is /dev/pts mounted?)";
   }
   std::string why;
-  if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname(master) == nullptr) {
+  const char* slave_name = grantpt(master) == 0 && unlockpt(master) == 0 ? ptsname(master) : nullptr;
+  if (slave_name == nullptr) {
     why = std::string("no pseudo-terminal: ") + std::strerror(errno);
-  } else if (const int slave = open(ptsname(master), O_RDWR | O_NOCTTY); slave < 0) {
-    why = std::string("no pseudo-terminal: ") + ptsname(master) + ": " + std::strerror(errno) +
-          " (is /dev/pts mounted?)";
+  } else if (const int slave = open(slave_name, O_RDWR | O_NOCTTY); slave < 0) {
+    why = std::string("no pseudo-terminal: ") + slave_name + ": " + std::strerror(errno) + " (is /dev/pts mounted?)";
   } else {
     close(slave);
   }
@@ -163,10 +163,14 @@ std::string why_no_terminal() {
   return why;
 }
 
+std::string shell_quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 int run_on_a_terminal(const std::string& command, std::string* out) {
-  std::string quoted;
-  for (char c : command) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return run("script -qec '" + quoted + "' /dev/null", out);
+  return run("script -qec " + shell_quoted(command) + " /dev/null", out);
 }
 
 std::string go_env(const std::string& dir) {

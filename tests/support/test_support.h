@@ -51,6 +51,8 @@ class Background {
 
 // Runs a shell command; returns its exit status, stdout in *out when given.
 int run(const std::string& command, std::string* out = nullptr);
+// `s` as one word of a shell command line, in single quotes.
+std::string shell_quoted(const std::string& s);
 
 // Compiles C source with `compiler` ("gcc", "musl-gcc") and flags into `output`.
 // Fails the current test (and returns false) when compilation fails.
