@@ -1,11 +1,19 @@
 #include "app/dockerfile_links.h"
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
 namespace {
 
 std::optional<DockerfileLocation> location_for(const Finding& f, const ImageFacts& facts, const DockerfileMap& map) {
   if (map.matches_nothing()) return std::nullopt;  // not the Dockerfile that built it: its lines say nothing
+  // The start checks point at the instruction that names the command; the finding's layer is the file's.
+  if (f.id == "healthcheck-cannot-start") return map.for_last({"HEALTHCHECK"}, true);
+  if (f.id == "no-command") return map.for_end();
+  if (f.id == "user-unknown") return map.for_user();
+  if (starts_with(f.id, "entrypoint-"))
+    return map.for_last({facts.image.entrypoint.empty() ? "CMD" : "ENTRYPOINT"}, true);
   if (f.layer >= 0) return map.for_layer(f.layer);
   if (f.id == "runs-as-root") return map.for_user();
   if (f.id == "tz-env-without-tzdata") return map.for_env("TZ");

@@ -40,6 +40,11 @@ class DockerfileMap {
   // stage: the place to add one.
   std::optional<DockerfileLocation> for_user() const;
   bool has_user_instruction() const;
+  // The last instruction of the image's chain with one of these keywords ("ENTRYPOINT", "CMD",
+  // "HEALTHCHECK"); without one, the FROM line (the base image set it) when `from_base`, else nullopt.
+  std::optional<DockerfileLocation> for_last(const std::vector<std::string>& keywords, bool from_base) const;
+  // The last instruction of the last stage: where one that is missing goes.
+  std::optional<DockerfileLocation> for_end() const;
 
   const Dockerfile& dockerfile() const { return dockerfile_; }
 

@@ -168,10 +168,23 @@ bool DockerfileMap::has_user_instruction() const {
                      [&](size_t i) { return dockerfile_.instructions[i].keyword == "USER"; });
 }
 
+std::optional<DockerfileLocation> DockerfileMap::for_last(const std::vector<std::string>& keywords,
+                                                          bool from_base) const {
+  for (auto it = chain_.rbegin(); it != chain_.rend(); ++it)
+    if (std::find(keywords.begin(), keywords.end(), dockerfile_.instructions[*it].keyword) != keywords.end())
+      return location(*it);
+  if (from_base) return location(base_from_);
+  return std::nullopt;
+}
+
+std::optional<DockerfileLocation> DockerfileMap::for_end() const {
+  return location(chain_.empty() ? base_from_ : chain_.back());
+}
+
 std::optional<DockerfileLocation> DockerfileMap::for_user() const {
   for (auto it = chain_.rbegin(); it != chain_.rend(); ++it)
     if (dockerfile_.instructions[*it].keyword == "USER") return location(*it);
-  return location(chain_.empty() ? base_from_ : chain_.back());
+  return for_end();
 }
 
 DockerfileMap map_dockerfile(const std::string& path, const ImageInfo& image) {

@@ -81,6 +81,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
   facts.python = detect_python(view, facts.binaries);
   for (auto& b : facts.binaries) b.kind = kind_of(b, facts.python);
   facts.ca_bundle = find_ca_bundle(view);
+  facts.start = resolve_start(facts.image, view);
   return facts;
 }
 

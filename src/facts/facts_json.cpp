@@ -50,6 +50,10 @@ void to_json(nlohmann::json& j, const ImageInfo& i) {
        {"user", i.user},
        {"entrypoint", i.entrypoint},
        {"cmd", i.cmd},
+       {"working_dir", i.working_dir},
+       {"shell", i.shell},
+       {"healthcheck", i.healthcheck},
+       {"exposed_ports", i.exposed_ports},
        {"history", i.history},
        {"layers", i.layers}};
 }
@@ -191,8 +195,36 @@ nlohmann::json binaries_json(const ImageFacts& f) {
 
 }  // namespace
 
+void to_json(nlohmann::json& j, const StartCheck& c) {
+  j = {{"argv", c.argv},
+       {"steps", c.steps},
+       {"problem", to_string(c.problem)},
+       {"problem_path", c.problem_path},
+       {"file_at_fault", c.file_at_fault},
+       {"error", c.error},
+       {"programs", display_paths(c.programs)},
+       {"layer", c.layer}};
+}
+
+void to_json(nlohmann::json& j, const StartFacts& s) {
+  if (!s.checked) {
+    j = nullptr;
+    return;
+  }
+  j = {{"user",
+        {{"spec", s.user.spec},
+         {"known", s.user.known},
+         {"error", s.user.error},
+         {"uid", s.user.uid},
+         {"gid", s.user.gid},
+         {"groups", s.user.groups}}},
+       {"meant_to_run", s.meant_to_run},
+       {"command", s.command ? nlohmann::json(*s.command) : nlohmann::json(nullptr)},
+       {"healthcheck", s.healthcheck ? nlohmann::json(*s.healthcheck) : nlohmann::json(nullptr)}};
+}
+
 void to_json(nlohmann::json& j, const ImageFacts& f) {
-  j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader},
+  j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader}, {"start", f.start},
        {"binaries", binaries_json(f)}, {"tz", f.tz}, {"python", f.python},
        {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)}};
 }

@@ -9,6 +9,7 @@
 
 #include "elf/architectures.h"
 #include "elf/elf_facts.h"
+#include "facts/start_facts.h"
 #include "layer/fs_view.h"
 #include "source/source.h"
 
@@ -35,6 +36,10 @@ struct ImageInfo {
   std::vector<std::string> env; // "KEY=value"
   std::string user;
   std::vector<std::string> entrypoint, cmd;
+  std::string working_dir;                   // config.WorkingDir, "" when unset
+  std::vector<std::string> shell;            // config.Shell: what a CMD-SHELL healthcheck runs with
+  std::vector<std::string> healthcheck;      // config.Healthcheck.Test: ["CMD", ...], ["CMD-SHELL", "..."], ["NONE"]
+  std::vector<std::string> exposed_ports;    // config.ExposedPorts' keys: "8080/tcp"
   nlohmann::json history = nlohmann::json::array();
   std::vector<LayerInfo> layers;
   std::optional<std::string> env_value(const std::string& key) const;
@@ -181,6 +186,7 @@ struct ImageFacts {
   std::string ca_bundle;  // find_ca_bundle()
   std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
   LoaderFacts loader;
+  StartFacts start;  // what the runtime executes, and whether it can
 
   // The binary at `path` (a real path, as BinaryFacts::resolved gives them), or nullptr.
   const BinaryFacts* binary_at(const std::string& path) const;

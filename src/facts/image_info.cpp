@@ -17,15 +17,33 @@ std::string string_field(const nlohmann::json& obj, const char* key, const char*
 }
 
 // Docker writes null for an unset Entrypoint/Cmd; anything but null or a list of strings is malformed.
-std::vector<std::string> string_list(const nlohmann::json& obj, const char* key) {
+std::vector<std::string> string_list(const nlohmann::json& obj, const char* key, const char* where = "config.") {
   std::vector<std::string> out;
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return out;
-  if (!it->is_array()) throw InputError(std::string("image config: config.") + key + " is not a list of strings");
+  auto malformed = [&] { return InputError(std::string("image config: ") + where + key + " is not a list of strings"); };
+  if (!it->is_array()) throw malformed();
   for (auto& v : *it) {
-    if (!v.is_string()) throw InputError(std::string("image config: config.") + key + " is not a list of strings");
+    if (!v.is_string()) throw malformed();
     out.push_back(v.get<std::string>());
   }
+  return out;
+}
+
+// config.Healthcheck.Test; Docker writes null or omits what is unset.
+std::vector<std::string> healthcheck_test(const nlohmann::json& run) {
+  auto it = run.find("Healthcheck");
+  if (it == run.end() || it->is_null()) return {};
+  if (!it->is_object()) throw InputError("image config: config.Healthcheck is not an object");
+  return string_list(*it, "Test", "config.Healthcheck.");
+}
+
+std::vector<std::string> object_keys(const nlohmann::json& obj, const char* key) {
+  std::vector<std::string> out;
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return out;
+  if (!it->is_object()) throw InputError(std::string("image config: config.") + key + " is not an object");
+  for (auto& [k, v] : it->items()) out.push_back(k);
   return out;
 }
 
@@ -78,6 +96,10 @@ ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFact
     info.user = string_field(*run_it, "User", "config.");
     info.entrypoint = string_list(*run_it, "Entrypoint");
     info.cmd = string_list(*run_it, "Cmd");
+    info.working_dir = string_field(*run_it, "WorkingDir", "config.");
+    info.shell = string_list(*run_it, "Shell");
+    info.healthcheck = healthcheck_test(*run_it);
+    info.exposed_ports = object_keys(*run_it, "ExposedPorts");
   }
 
   std::vector<std::string> created_by;  // one per history entry that made a layer

@@ -96,12 +96,15 @@ void FsView::apply(const LayerFacts& layer, int index) {
     } else {
       node.type = e.type;
       node.mode = e.mode;
+      node.uid = e.uid;
+      node.gid = e.gid;
       node.size = e.size;
       node.link = e.link;
       node.elf = find_in<decltype(layer.elves), ElfFacts>(layer.elves, e.path);
       node.text = find_in<decltype(layer.texts), std::string>(layer.texts, e.path);
       node.blob = find_in<decltype(layer.blobs), std::string>(layer.blobs, e.path);
       node.elf_error = find_in<decltype(layer.elf_errors), ElfError>(layer.elf_errors, e.path);
+      node.script_head = find_in<decltype(layer.script_heads), std::string>(layer.script_heads, e.path);
     }
     node.layer = index;
     set(place(e.path, index), node);

@@ -12,6 +12,7 @@ namespace imgaudit {
 struct Node {
   EntryType type = EntryType::File;  // never Hardlink: a hard link takes its target's node
   uint32_t mode = 0;
+  uint64_t uid = 0, gid = 0;         // the owner, for the exec permission of the image's user
   uint64_t size = 0;
   std::string link;                  // symlink target as written
   int layer = 0;                     // index of the layer that last wrote it
@@ -19,6 +20,7 @@ struct Node {
   const std::string* text = nullptr; // likewise
   const std::string* blob = nullptr; // likewise (LayerFacts::blobs)
   const ElfError* elf_error = nullptr;  // a file with the ELF magic not inspected: why (LayerFacts::elf_errors)
+  const std::string* script_head = nullptr;  // an executable file's "#!" line (LayerFacts::script_heads)
 };
 
 // The final view of an image's filesystem after the OCI layer rules. The

@@ -40,12 +40,15 @@ void LayerBounds::check_entry(archive_entry* e, std::string_view name, const cha
 
 void LayerBounds::count_content() {
   if (!path_) return;
-  for (std::map<std::string, std::string>* kept : {&facts_.texts, &facts_.blobs}) {
+  for (std::map<std::string, std::string>* kept : {&facts_.texts, &facts_.blobs, &facts_.script_heads}) {
     auto content = kept->find(*path_);
     if (content == kept->end()) continue;
     content_bytes_ += content->second.size();
     if (content_bytes_ <= kMaxLayerContentBytes) continue;
-    kept->erase(content);
+    if (kept == &facts_.script_heads)
+      content->second.clear();  // an empty head: a script whose line was not kept (never "no script")
+    else
+      kept->erase(content);
     facts_.warnings.push_back("skipped content of " + display_path(*path_) +
                               ": the layer's text files and caches pass " + std::to_string(kMaxLayerContentBytes) +
                               " bytes in all");

@@ -103,8 +103,9 @@ void LayerBuilder::add(archive* a, archive_entry* e, const std::string& name, co
   out_.elf_errors.erase(entry.path);
   out_.texts.erase(entry.path);
   out_.blobs.erase(entry.path);
+  out_.script_heads.erase(entry.path);
   out_.entries.push_back(entry);  // first: a folder's unreadable file is still a file
-  if (entry.type == EntryType::File) read_content(a, entry.path, entry.size);
+  if (entry.type == EntryType::File) read_content(a, entry.path, entry.size, entry.mode);
 }
 
 template <typename EachBlock>
@@ -134,7 +135,7 @@ void LayerBuilder::read_elf(const std::string& path, uint64_t size, std::string_
 
 // The content goes by block, as libarchive gives it: the holes of a sparse entry cost neither
 // time nor memory. (archive_read_data would zero-fill them, and it cannot be mixed with blocks.)
-void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size) {
+void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t size, uint32_t mode) {
   // The first blocks, until the ELF magic can be told (a block may be shorter than it). The last one
   // read stays in libarchive's buffer; only those before it, under 4 bytes each, are copied.
   std::vector<std::pair<uint64_t, std::string>> early;
@@ -150,7 +151,9 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   bool elf = looks_like_elf(head);
   bool text = !elf && is_text_worth_reading(path);
   bool blob = !elf && !text && is_blob_worth_reading(path);
-  if (!elf && !text && !blob) return;  // the next header skips the rest without buffering
+  // The start checks follow "#!" lines of what can be executed: no x bit, no exec, for root too.
+  bool script = !elf && (mode & 0111) && starts_with(head, "#!");
+  if (!elf && !text && !blob && !script) return;  // the next header skips the rest without buffering
   auto each_block = [&](auto&& take) {
     for (const auto& [offset, bytes] : early)
       if (!take(offset, std::string_view(bytes))) return;
@@ -160,6 +163,17 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
   };
   if (elf) return read_elf(path, size, early.empty() ? last->bytes : std::string_view(early.front().second), each_block);
 
+  if (script && !text && !blob) {
+    std::string first;
+    each_block([&](uint64_t offset, std::string_view piece) {
+      if (offset >= kShebangBufferBytes) return false;
+      first.resize(size_t(offset));  // zeros for a hole before it
+      first.append(piece.substr(0, kShebangBufferBytes - first.size()));
+      return first.size() < kShebangBufferBytes && first.find('\n') == std::string::npos;
+    });
+    out_.script_heads[path] = script_head(first);
+    return;
+  }
   uint64_t cap = text ? kMaxTextSize : kMaxBlobSize;
   auto over_cap = [&](const std::string& why) {
     out_.warnings.push_back("skipped content of " + display_path(path) + ": " + why);
@@ -184,6 +198,7 @@ void LayerBuilder::read_content(archive* a, const std::string& path, uint64_t si
     over_cap("over the limit of " + std::to_string(cap) + " bytes");
     return;
   }
+  if (script) out_.script_heads[path] = script_head(bytes);
   (text ? out_.texts : out_.blobs)[path] = std::move(bytes);
 }
 

@@ -23,7 +23,7 @@ class LayerBuilder {
   void add(archive* a, archive_entry* e, const std::string& name, const char* hardlink);
 
  private:
-  void read_content(archive* a, const std::string& path, uint64_t size);
+  void read_content(archive* a, const std::string& path, uint64_t size, uint32_t mode);
   template <typename EachBlock>
   void read_elf(const std::string& path, uint64_t size, std::string_view head, EachBlock&& each_block);
   LayerFacts& out_;

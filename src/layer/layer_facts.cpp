@@ -4,6 +4,7 @@
 
 #include "util/error.h"
 #include "util/image_files.h"
+#include "util/limits.h"
 #include "util/strings.h"
 
 namespace imgaudit {
@@ -86,6 +87,12 @@ bool is_elf_blob_worth_keeping(const ElfFacts& f) {
   return !f.glibc_release.empty() && f.interpreter.empty() && starts_with(f.soname, "ld");
 }
 
+std::string script_head(std::string_view first_bytes) {
+  std::string_view head = first_bytes.substr(0, kShebangBufferBytes);
+  size_t newline = head.find('\n');
+  return std::string(newline == std::string_view::npos ? head : head.substr(0, newline + 1));
+}
+
 void to_json(nlohmann::json& j, const Entry& e) {
   j = {{"path", e.path}, {"type", to_string(e.type)}, {"mode", e.mode}, {"uid", e.uid},
        {"gid", e.gid},   {"size", e.size},            {"link", e.link}};
@@ -102,8 +109,9 @@ void from_json(const nlohmann::json& j, Entry& e) {
 }
 
 void to_json(nlohmann::json& j, const LayerFacts& l) {
-  nlohmann::json hex_blobs = nlohmann::json::object();
+  nlohmann::json hex_blobs = nlohmann::json::object(), hex_heads = nlohmann::json::object();
   for (auto& [path, bytes] : l.blobs) hex_blobs[path] = to_hex(bytes);
+  for (auto& [path, bytes] : l.script_heads) hex_heads[path] = to_hex(bytes);  // any bytes, NUL and CR too
   j = {{"format_version", kLayerFactsFormatVersion},
        {"digest", l.digest},
        {"diff_id", l.diff_id},
@@ -117,6 +125,7 @@ void to_json(nlohmann::json& j, const LayerFacts& l) {
        {"elf_errors", l.elf_errors},
        {"texts", l.texts},
        {"blobs", hex_blobs},
+       {"script_heads", hex_heads},
        {"warnings", l.warnings}};
 }
 
@@ -137,6 +146,10 @@ void from_json(const nlohmann::json& j, LayerFacts& l) {
   j.at("elf_errors").get_to(l.elf_errors);
   j.at("texts").get_to(l.texts);
   for (auto& [path, hex] : j.at("blobs").items()) l.blobs[path] = from_hex(hex.get<std::string>());
+  for (auto& [path, hex] : j.at("script_heads").items()) {
+    l.script_heads[path] = from_hex(hex.get<std::string>());
+    if (l.script_heads[path].size() > kShebangBufferBytes) throw InputError("layer facts: a script head is too long");
+  }
   j.at("warnings").get_to(l.warnings);
 }
 

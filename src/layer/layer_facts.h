@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,7 +26,7 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 5;
+inline constexpr int kLayerFactsFormatVersion = 6;
 
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.
@@ -42,6 +43,11 @@ struct LayerFacts {
   std::map<std::string, ElfError> elf_errors;  // path -> why its ELF could not be read, and what it is
   std::map<std::string, std::string> texts;     // path -> content of the small text files worth reading
   std::map<std::string, std::string> blobs;     // path -> bytes of the binary files the inspectors parse
+  // path -> the first line of an executable file (any x bit) that starts with "#!", as the kernel reads it:
+  // at most kShebangBufferBytes, cut after the first '\n' (no '\n': the line is longer, or the file ends).
+  // An executable regular file in neither this, elves nor elf_errors is neither a script nor ELF. An empty
+  // head: a script whose line was not kept (past the layer's content budget, kMaxLayerContentBytes).
+  std::map<std::string, std::string> script_heads;
   std::vector<std::string> warnings;            // hostile or skipped entries
 };
 
@@ -56,6 +62,10 @@ bool is_blob_worth_reading(const std::string& path);
 // True for the ELF files whose bytes are kept too: glibc's dynamic loader, whose
 // built-in system directories are strings in it.
 bool is_elf_blob_worth_keeping(const ElfFacts& facts);
+
+// What of `first_bytes` (a file's first bytes, at least kShebangBufferBytes of them or the whole file)
+// the kernel reads as a script's "#!" line: at most kShebangBufferBytes, cut after the first '\n'.
+std::string script_head(std::string_view first_bytes);
 
 struct LayerReadOptions {
   // Hash the uncompressed tar and check it against the config's diff_id; without, LayerFacts::diff_id

@@ -38,7 +38,7 @@ class ImageTotals {
   explicit ImageTotals(std::string image) : image_(std::move(image)) {}
   void add(const LayerFacts& layer) {
     uint64_t content = 0;
-    for (const auto* kept : {&layer.texts, &layer.blobs})
+    for (const auto* kept : {&layer.texts, &layer.blobs, &layer.script_heads})
       for (const auto& [path, bytes] : *kept) content += bytes.size();
     std::lock_guard<std::mutex> lock(mutex_);
     entries_ += layer.entries.size() + layer.whiteouts.size() + layer.opaque_dirs.size();

@@ -8,6 +8,7 @@
 #include "rules/package_rules.h"
 #include "rules/resolver_rules.h"
 #include "rules/runtime_rules.h"
+#include "rules/start_rules.h"
 #include "rules/wheel_rules.h"
 
 namespace imgaudit {
@@ -20,6 +21,7 @@ std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   check_environment(facts, groups);
   check_packages(facts, groups);
   check_wheels(facts, groups);
+  check_start(facts, groups);  // after check_linkage: a program that cannot load stops the container
   std::vector<Finding> out;
   groups.emit(out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {

@@ -34,6 +34,24 @@ void FindingGroups::add(const std::string& rule_id, int layer, const std::string
   if (!path.empty()) g.paths.push_back(display_path(path));
 }
 
+void FindingGroups::set_severity(const std::string& rule_id, int layer, const std::string& subject, Severity severity) {
+  auto it = groups_.find({rule_id, layer, subject});
+  if (it != groups_.end()) it->second.severity = severity;
+}
+
+std::vector<std::string> FindingGroups::rules_listing(const std::string& path,
+                                                      const std::vector<std::string>& rule_ids) const {
+  std::vector<std::string> found;
+  const std::string shown = display_path(path);
+  for (auto& [key, g] : groups_) {
+    const std::string& id = std::get<0>(key);
+    if (std::find(rule_ids.begin(), rule_ids.end(), id) == rule_ids.end()) continue;
+    if (std::find(found.begin(), found.end(), id) != found.end()) continue;
+    if (std::find(g.paths.begin(), g.paths.end(), shown) != g.paths.end()) found.push_back(id);
+  }
+  return found;
+}
+
 void FindingGroups::emit(std::vector<Finding>& out) const {
   const auto& catalog = Catalog::builtin();
   const auto common = image_vars(facts_);
@@ -42,7 +60,7 @@ void FindingGroups::emit(std::vector<Finding>& out) const {
     const Rule& rule = catalog.rule(id);
     Finding f;
     f.id = id;
-    f.severity = rule.severity;
+    f.severity = g.severity.value_or(rule.severity);
     f.paths = g.paths;
     std::sort(f.paths.begin(), f.paths.end());
     f.paths.erase(std::unique(f.paths.begin(), f.paths.end()), f.paths.end());

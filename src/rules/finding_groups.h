@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,6 +26,12 @@ class FindingGroups {
            std::map<std::string, std::string> vars, std::vector<std::string> advice_keys = {},
            const std::string& caused_by = "");
 
+  // A severity other than the catalog's for one group added before (no-command on a base image).
+  void set_severity(const std::string& rule_id, int layer, const std::string& subject, Severity severity);
+
+  // Which of `rule_ids` have a finding that lists `path` (an image path): what is known of that file so far.
+  std::vector<std::string> rules_listing(const std::string& path, const std::vector<std::string>& rule_ids) const;
+
   void emit(std::vector<Finding>& out) const;
 
  private:
@@ -33,6 +40,7 @@ class FindingGroups {
     std::map<std::string, std::string> vars;
     std::vector<std::string> advice_keys;
     std::string caused_by;
+    std::optional<Severity> severity;
   };
   const ImageFacts& facts_;
   std::map<std::tuple<std::string, int, std::string>, Group> groups_;

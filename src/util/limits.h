@@ -44,6 +44,10 @@ inline constexpr uint64_t kMaxSymbolsVisited = uint64_t(1) << 24;
 inline constexpr uint64_t kMaxTextSize = uint64_t(16) << 20;
 // One ld.so.cache: a cache of a few thousand libraries is some hundred KB.
 inline constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
+// The first bytes of an executable file that starts with "#!", kept for the start checks: what Linux's
+// binfmt_script reads of it (BINPRM_BUF_SIZE since 5.1; 128 bytes before), cut after the first line.
+inline constexpr size_t kShebangBufferBytes = 256;
+inline constexpr size_t kShebangBufferBytesBefore51 = 128;
 
 // --- Images and their layers ---
 

@@ -61,6 +61,9 @@ nlohmann::json make_config(const ImageSpec& spec) {
   if (!spec.user.empty()) cfg["User"] = spec.user;
   if (!spec.entrypoint.empty()) cfg["Entrypoint"] = string_array(spec.entrypoint);
   if (!spec.cmd.empty()) cfg["Cmd"] = string_array(spec.cmd);
+  if (!spec.working_dir.empty()) cfg["WorkingDir"] = spec.working_dir;
+  if (!spec.healthcheck.empty()) cfg["Healthcheck"] = {{"Test", string_array(spec.healthcheck)}};
+  for (const auto& port : spec.exposed_ports) cfg["ExposedPorts"][port] = nlohmann::json::object();
 
   nlohmann::json j = {
       {"created", kFixedCreated},

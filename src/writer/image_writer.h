@@ -20,6 +20,7 @@ struct TarEntrySpec {
   std::string content;  // File
   std::string link;     // Symlink target / Hardlink target
   uint32_t mode = 0644;
+  uint32_t uid = 0, gid = 0;  // the owner (File, Dir)
 
   static TarEntrySpec file(std::string path, std::string content, uint32_t mode = 0644) {
     return {File, std::move(path), std::move(content), "", mode};
@@ -55,6 +56,9 @@ struct ImageSpec {
   std::vector<std::string> env;
   std::string user;
   std::vector<std::string> entrypoint, cmd;
+  std::string working_dir;
+  std::vector<std::string> healthcheck;     // config.Healthcheck.Test: {"CMD-SHELL", "curl -f ..."}
+  std::vector<std::string> exposed_ports;   // "8080/tcp"
   // Extra history entries with empty_layer: true, inserted before layer i's entry: {i, created_by}.
   std::vector<std::pair<int, std::string>> empty_history;
   std::string tag = "latest";      // org.opencontainers.image.ref.name / RepoTags

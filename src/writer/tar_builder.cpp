@@ -55,10 +55,10 @@ void TarBuilder::setup(Compression c) {
   if (r != ARCHIVE_OK) fail(a_, "compression filter");
 }
 
-void TarBuilder::write_header(struct archive_entry* e, const std::string& content) {
+void TarBuilder::write_header(struct archive_entry* e, const std::string& content, uint32_t uid, uint32_t gid) {
   archive_entry_set_mtime(e, kFixedMtime, 0);
-  archive_entry_set_uid(e, 0);
-  archive_entry_set_gid(e, 0);
+  archive_entry_set_uid(e, uid);
+  archive_entry_set_gid(e, gid);
   if (archive_write_header(a_, e) != ARCHIVE_OK) {
     std::string path = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
     archive_entry_free(e);
@@ -71,21 +71,22 @@ void TarBuilder::write_header(struct archive_entry* e, const std::string& conten
   archive_entry_free(e);
 }
 
-void TarBuilder::add_file(const std::string& path, const std::string& content, uint32_t mode) {
+void TarBuilder::add_file(const std::string& path, const std::string& content, uint32_t mode, uint32_t uid,
+                          uint32_t gid) {
   struct archive_entry* e = archive_entry_new();
   archive_entry_set_pathname(e, path.c_str());
   archive_entry_set_filetype(e, AE_IFREG);
   archive_entry_set_perm(e, mode & 07777);
   archive_entry_set_size(e, static_cast<la_int64_t>(content.size()));
-  write_header(e, content);
+  write_header(e, content, uid, gid);
 }
 
-void TarBuilder::add_dir(const std::string& path, uint32_t mode) {
+void TarBuilder::add_dir(const std::string& path, uint32_t mode, uint32_t uid, uint32_t gid) {
   struct archive_entry* e = archive_entry_new();
   archive_entry_set_pathname(e, path.c_str());
   archive_entry_set_filetype(e, AE_IFDIR);
   archive_entry_set_perm(e, mode & 07777);
-  write_header(e, {});
+  write_header(e, {}, uid, gid);
 }
 
 void TarBuilder::add_symlink(const std::string& path, const std::string& target) {
@@ -108,8 +109,8 @@ void TarBuilder::add_hardlink(const std::string& path, const std::string& target
 
 void TarBuilder::add(const TarEntrySpec& s) {
   switch (s.kind) {
-    case TarEntrySpec::File: add_file(s.path, s.content, s.mode); break;
-    case TarEntrySpec::Dir: add_dir(s.path, s.mode == 0644 ? 0755 : s.mode); break;
+    case TarEntrySpec::File: add_file(s.path, s.content, s.mode, s.uid, s.gid); break;
+    case TarEntrySpec::Dir: add_dir(s.path, s.mode == 0644 ? 0755 : s.mode, s.uid, s.gid); break;
     case TarEntrySpec::Symlink: add_symlink(s.path, s.link); break;
     case TarEntrySpec::Hardlink: add_hardlink(s.path, s.link); break;
   }

@@ -8,7 +8,7 @@
 
 namespace imgaudit {
 
-// Writes a tar stream (pax restricted, root-owned, fixed mtimes) into memory
+// Writes a tar stream (pax restricted, root-owned unless told, fixed mtimes) into memory
 // or a file, through libarchive's filters.
 class TarBuilder {
  public:
@@ -20,8 +20,9 @@ class TarBuilder {
   TarBuilder(const TarBuilder&) = delete;
   TarBuilder& operator=(const TarBuilder&) = delete;
 
-  void add_file(const std::string& path, const std::string& content, uint32_t mode = 0644);
-  void add_dir(const std::string& path, uint32_t mode = 0755);
+  void add_file(const std::string& path, const std::string& content, uint32_t mode = 0644, uint32_t uid = 0,
+                uint32_t gid = 0);
+  void add_dir(const std::string& path, uint32_t mode = 0755, uint32_t uid = 0, uint32_t gid = 0);
   void add_symlink(const std::string& path, const std::string& target);
   void add_hardlink(const std::string& path, const std::string& target);
   void add(const TarEntrySpec& e);
@@ -32,7 +33,7 @@ class TarBuilder {
 
  private:
   void setup(Compression c);
-  void write_header(struct archive_entry* e, const std::string& content);
+  void write_header(struct archive_entry* e, const std::string& content, uint32_t uid = 0, uint32_t gid = 0);
 
   struct archive* a_;
   std::string out_;

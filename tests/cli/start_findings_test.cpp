@@ -1,0 +1,281 @@
+// Will it start: images with the commands users report as "exec ... no such file or directory", audited,
+// and, where the kernel decides, the same command executed in a chroot of the unpacked image: the finding
+// must say what execve said.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "exec_truth.h"
+#include "image_fixture.h"
+
+namespace imgaudit::test {
+namespace {
+
+// The start finding of a report ("" when none), one at most.
+std::string start_rule(const nlohmann::json& report) {
+  std::string found;
+  for (auto& f : report.at("findings")) {
+    const std::string id = f.at("id");
+    if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" ||
+        id == "healthcheck-cannot-start") {
+      EXPECT_EQ(found, "") << "two start findings: " << found << " and " << id;
+      found = id;
+    }
+  }
+  return found;
+}
+
+std::string start_message(const nlohmann::json& report, const std::string& id) {
+  auto fs = findings(report, id);
+  return fs.empty() ? "" : fs.front().at("message").get<std::string>();
+}
+
+class StartChecks : public ::testing::Test {
+ protected:
+  void SetUp() override { SKIP_WITHOUT_ALPINE(); }
+
+  // The audit's start finding, and what the kernel did with the same command as root in a chroot.
+  struct Seen {
+    nlohmann::json report;
+    std::string rule;
+    ExecOutcome truth;
+    bool truth_known = false;
+  };
+  Seen audit_and_run(const ImageSpec& spec, const std::string& name) {
+    Seen s;
+    s.report = audit_json(tmp_, spec, name);
+    s.rule = start_rule(s.report);
+    if (!why_no_chroot().empty()) return s;
+    std::vector<std::string> argv = spec.entrypoint;
+    argv.insert(argv.end(), spec.cmd.begin(), spec.cmd.end());
+    std::string root = unpack_image(tmp_, spec, name + "-root");
+    s.truth = execute_in_chroot(root, argv, spec.env, spec.working_dir, 0, 0);
+    s.truth_known = true;
+    return s;
+  }
+
+  TempDir tmp_;
+};
+
+#define EXPECT_KERNEL_SAYS(seen, err)                                                   \
+  if ((seen).truth_known) {                                                             \
+    EXPECT_EQ((seen).truth.exec_errno, err) << "execve in a chroot said " << strerror((seen).truth.exec_errno); \
+  }
+
+TEST_F(StartChecks, ACrlfScriptIsNotFoundByTheKernel) {
+  ImageSpec spec = alpine_and({file("docker-entrypoint.sh", "#!/bin/sh\r\necho started\r\n", 0755)});
+  spec.entrypoint = {"/docker-entrypoint.sh"};
+  auto seen = audit_and_run(spec, "crlf");
+  EXPECT_EQ(seen.rule, "entrypoint-crlf-shebang");
+  EXPECT_NE(start_message(seen.report, "entrypoint-crlf-shebang").find("#!/bin/sh\r → /bin/sh\r absent"), std::string::npos)
+      << seen.report.at("findings").dump(1);
+  auto f = findings(seen.report, "entrypoint-crlf-shebang").at(0);
+  EXPECT_EQ(f.at("paths"), nlohmann::json::array({"/docker-entrypoint.sh"}));
+  EXPECT_NE(f.at("advice").get<std::string>().find("sed -i"), std::string::npos);
+  EXPECT_EQ(f.at("layer").at("index"), 1);  // the layer that brought the script
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+TEST_F(StartChecks, BashOnAlpineIsAMissingInterpreter) {
+  ImageSpec spec = alpine_and({file("entrypoint.sh", "#!/bin/bash\nset -euo pipefail\n", 0755)});
+  spec.entrypoint = {"/entrypoint.sh"};
+  spec.cmd = {"serve"};
+  auto seen = audit_and_run(spec, "bash");
+  EXPECT_EQ(seen.rule, "entrypoint-interpreter-missing");
+  auto msg = start_message(seen.report, "entrypoint-interpreter-missing");
+  EXPECT_NE(msg.find("[\"/entrypoint.sh\", \"serve\"]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("/entrypoint.sh → #!/bin/bash → /bin/bash absent"), std::string::npos) << msg;
+  auto advice = findings(seen.report, "entrypoint-interpreter-missing").at(0).at("advice").get<std::string>();
+  EXPECT_NE(advice.find("apk add --no-cache cmd:bash"), std::string::npos) << advice;
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+TEST_F(StartChecks, AScriptWithoutItsExecBitIsPermissionDenied) {
+  ImageSpec spec = alpine_and({file("app/run.sh", "#!/bin/sh\nexit 0\n", 0644)});
+  spec.entrypoint = {"/app/run.sh"};
+  auto seen = audit_and_run(spec, "noexec");
+  EXPECT_EQ(seen.rule, "entrypoint-not-executable");
+  EXPECT_NE(start_message(seen.report, "entrypoint-not-executable").find("mode 0644"), std::string::npos);
+  EXPECT_KERNEL_SAYS(seen, EACCES);
+}
+
+TEST_F(StartChecks, OnlyTheOwnerMayExecuteAndTheUserIsAnother) {
+  ImageSpec spec = alpine_and({file("app/run.sh", "#!/bin/sh\nexit 0\n", 0700)});
+  spec.entrypoint = {"/app/run.sh"};
+  spec.user = "65532:65532";
+  auto report = audit_json(tmp_, spec, "owner");
+  EXPECT_EQ(start_rule(report), "entrypoint-not-executable");
+  if (!why_no_chroot().empty()) return;
+  auto truth = execute_in_chroot(unpack_image(tmp_, spec), spec.entrypoint, {}, "", 65532, 65532);
+  EXPECT_EQ(truth.exec_errno, EACCES);
+}
+
+TEST_F(StartChecks, AGroupOfTheUserMayExecute) {
+  auto group = file("etc/group", "root:x:0:root\napp:x:1000:\nstaff:x:50:app\n", 0644);
+  auto passwd = file("etc/passwd", "root:x:0:0:root:/root:/bin/sh\napp:x:1000:1000::/home/app:/bin/sh\n", 0644);
+  auto script = file("app/run.sh", "#!/bin/sh\nexit 0\n", 0750);
+  script.gid = 50;
+  ImageSpec spec = alpine_and({group, passwd, script});
+  spec.entrypoint = {"/app/run.sh"};
+  spec.user = "app";
+  auto report = audit_json(tmp_, spec, "group");
+  EXPECT_EQ(start_rule(report), "") << report.at("findings").dump(1);
+  EXPECT_EQ(report.at("start").at("user").at("groups"), nlohmann::json::array({50}));
+  if (!why_no_chroot().empty()) return;
+  auto truth = execute_in_chroot(unpack_image(tmp_, spec), spec.entrypoint, {}, "", 1000, 1000, {50});
+  EXPECT_TRUE(truth.started()) << strerror(truth.exec_errno);
+  EXPECT_EQ(truth.exit_status, 0);
+}
+
+TEST_F(StartChecks, AUserMissingFromPasswdStopsTheRuntime) {
+  ImageSpec spec = alpine_and({file("app/run", "#!/bin/sh\nexit 0\n", 0755)});
+  spec.entrypoint = {"/app/run"};
+  spec.user = "app";
+  auto report = audit_json(tmp_, spec, "user");
+  EXPECT_EQ(start_rule(report), "user-unknown");
+  EXPECT_NE(start_message(report, "user-unknown").find("unable to find user app: no matching entries in passwd file"),
+            std::string::npos);
+}
+
+TEST_F(StartChecks, TheShellFormInAScratchImageHasNoShell) {
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file("app", "#!/app\n", 0755)}, "COPY app /app"));
+  spec.cmd = {"/bin/sh", "-c", "/app --serve"};
+  auto seen = audit_and_run(spec, "scratch");
+  EXPECT_EQ(seen.rule, "entrypoint-not-found");
+  EXPECT_NE(start_message(seen.report, "entrypoint-not-found").find("/bin/sh absent: no such file or directory"),
+            std::string::npos);
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+TEST_F(StartChecks, EnvFindsNoPython) {
+  ImageSpec spec = alpine_and({file("usr/local/bin/tool", "#!/usr/bin/env python3\nprint('hi')\n", 0755)});
+  spec.cmd = {"tool"};
+  auto seen = audit_and_run(spec, "env");
+  EXPECT_EQ(seen.rule, "entrypoint-interpreter-missing");
+  auto msg = start_message(seen.report, "entrypoint-interpreter-missing");
+  EXPECT_NE(msg.find("`tool` on PATH → /usr/local/bin/tool → #!/usr/bin/env python3"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("`python3` on PATH: absent"), std::string::npos) << msg;
+  if (seen.truth_known) {  // env started, and could not execute python3
+    EXPECT_TRUE(seen.truth.started());
+    EXPECT_EQ(seen.truth.exit_status, 127) << seen.truth.output;
+  }
+}
+
+TEST_F(StartChecks, AScriptInterpretedByAScriptStarts) {
+  ImageSpec spec = alpine_and({file("usr/local/bin/runner", "#!/bin/sh\nexit 0\n", 0755),
+                               file("app/job", "#!/usr/local/bin/runner\n", 0755)});
+  spec.entrypoint = {"/app/job"};
+  auto seen = audit_and_run(spec, "nested");
+  EXPECT_EQ(seen.rule, "");
+  auto steps = seen.report.at("start").at("command").at("steps");
+  EXPECT_EQ(steps.size(), 5u) << steps.dump();  // job, its #!, runner, its #!, /bin/sh
+  EXPECT_KERNEL_SAYS(seen, 0);
+}
+
+TEST_F(StartChecks, ScriptsNestedPastTheKernelsLimit) {
+  std::vector<TarEntrySpec> files = {file("s0", "#!/bin/sh\nexit 0\n", 0755)};
+  for (int i = 1; i <= 6; ++i)
+    files.push_back(file("s" + std::to_string(i), "#!/s" + std::to_string(i - 1) + "\n", 0755));
+  ImageSpec spec = alpine_and(files);
+  spec.entrypoint = {"/s4"};  // five scripts, then busybox: the deepest the kernel follows
+  auto seen = audit_and_run(spec, "depth5");
+  EXPECT_EQ(seen.rule, "");
+  EXPECT_KERNEL_SAYS(seen, 0);
+  spec.entrypoint = {"/s5"};
+  seen = audit_and_run(spec, "depth6");
+  EXPECT_EQ(seen.rule, "entrypoint-exec-format");
+  EXPECT_KERNEL_SAYS(seen, ELOOP);
+}
+
+TEST_F(StartChecks, ASymlinkOnPathIsFollowedInsideTheImage) {
+  ImageSpec spec = alpine_and({file("opt/app/run.sh", "#!/bin/sh\nexit 0\n", 0755),
+                               symlink_entry("usr/local/bin/app", "../../../opt/app/run.sh")});
+  spec.cmd = {"app"};
+  auto seen = audit_and_run(spec, "symlink");
+  EXPECT_EQ(seen.rule, "");
+  EXPECT_EQ(seen.report.at("start").at("command").at("steps").at(1),
+            "/usr/local/bin/app → /opt/app/run.sh (symlink)");
+  EXPECT_KERNEL_SAYS(seen, 0);
+
+  ImageSpec dangling = alpine_and({symlink_entry("usr/local/bin/app", "/opt/gone/run.sh")});
+  dangling.cmd = {"app"};
+  seen = audit_and_run(dangling, "dangling");
+  EXPECT_EQ(seen.rule, "entrypoint-not-found");
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+TEST_F(StartChecks, NeitherElfNorScriptIsExecFormat) {
+  ImageSpec spec = alpine_and({file("app/data", "<html>502 Bad Gateway</html>\n", 0755)});
+  spec.entrypoint = {"/app/data"};
+  auto seen = audit_and_run(spec, "format");
+  EXPECT_EQ(seen.rule, "entrypoint-exec-format");
+  EXPECT_KERNEL_SAYS(seen, ENOEXEC);
+}
+
+TEST_F(StartChecks, AFolderIsNoCommand) {
+  ImageSpec spec = alpine_and({dir("app")});
+  spec.entrypoint = {"/app"};
+  auto seen = audit_and_run(spec, "folder");
+  EXPECT_EQ(seen.rule, "entrypoint-not-executable");
+  EXPECT_NE(start_message(seen.report, "entrypoint-not-executable").find("is a directory"), std::string::npos);
+  EXPECT_KERNEL_SAYS(seen, EACCES);  // runc's lookup says "is a directory" before execve would
+}
+
+TEST_F(StartChecks, AGlibcProgramOnAlpineCannotLoad) {
+  auto program = compiled(tmp_, "gcc", "int main(void) { return 0; }\n");
+  ImageSpec spec = alpine_and({file("usr/local/bin/app", program, 0755)});
+  spec.entrypoint = {"app"};
+  auto seen = audit_and_run(spec, "glibc");
+  EXPECT_EQ(seen.rule, "entrypoint-cannot-load");
+  auto msg = start_message(seen.report, "entrypoint-cannot-load");
+  EXPECT_NE(msg.find("interpreter-missing"), std::string::npos) << msg;
+  EXPECT_FALSE(findings(seen.report, "interpreter-missing").empty());
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+TEST_F(StartChecks, AHealthcheckCallingAnAbsentCurl) {
+  ImageSpec spec = alpine_and({file("app/run", "#!/bin/sh\nexit 0\n", 0755)});
+  spec.entrypoint = {"/app/run"};
+  spec.healthcheck = {"CMD-SHELL", "curl -f http://127.0.0.1:8080/health || exit 1"};
+  auto report = audit_json(tmp_, spec, "health");
+  EXPECT_EQ(start_rule(report), "healthcheck-cannot-start");
+  auto msg = start_message(report, "healthcheck-cannot-start");
+  EXPECT_NE(msg.find("sh: curl: not found"), std::string::npos) << msg;
+  if (!why_no_chroot().empty()) return;
+  std::vector<std::string> argv = {"/bin/sh", "-c", spec.healthcheck[1]};
+  auto truth = execute_in_chroot(unpack_image(tmp_, spec), argv, {}, "", 0, 0);
+  EXPECT_NE(truth.output.find("curl: not found"), std::string::npos) << truth.output;
+
+  spec.healthcheck = {"CMD-SHELL", "wget -q --spider http://127.0.0.1:8080/ || exit 1"};  // busybox has wget
+  EXPECT_EQ(start_rule(audit_json(tmp_, spec, "health-wget")), "");
+  spec.healthcheck = {"NONE"};
+  EXPECT_EQ(start_rule(audit_json(tmp_, spec, "health-none")), "");
+}
+
+TEST_F(StartChecks, NoCommandIsInfoOnABaseImageAndAnErrorOnAnApp) {
+  ImageSpec base = alpine_and({file("etc/motd", "hi\n", 0644)});
+  auto report = audit_json(tmp_, base, "base");
+  ASSERT_EQ(start_rule(report), "no-command");
+  EXPECT_EQ(findings(report, "no-command").at(0).at("severity"), "info");
+  base.env = {"PATH=/usr/bin:/bin", "APP_PORT=8080"};
+  report = audit_json(tmp_, base, "app");
+  ASSERT_EQ(start_rule(report), "no-command");
+  EXPECT_EQ(findings(report, "no-command").at(0).at("severity"), "error");
+}
+
+TEST_F(StartChecks, TheWorkingFolderAnchorsARelativeCommand) {
+  ImageSpec spec = alpine_and({file("srv/bin/run", "#!/bin/sh\nexit 0\n", 0755)});
+  spec.working_dir = "/srv";
+  spec.cmd = {"./bin/run"};
+  auto seen = audit_and_run(spec, "workdir");
+  EXPECT_EQ(seen.rule, "");
+  EXPECT_KERNEL_SAYS(seen, 0);
+  spec.working_dir = "/";
+  seen = audit_and_run(spec, "workdir-root");
+  EXPECT_EQ(seen.rule, "entrypoint-not-found");
+  EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+}  // namespace
+}  // namespace imgaudit::test
