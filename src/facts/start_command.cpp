@@ -207,11 +207,19 @@ void StartResolver::check_shell_words(StartCheck& c, const std::string& script) 
   }
 }
 
-// Whether the config's User says anything an image meant to run says.
+// Whether the image was set up to run rather than to be built on: it exposes ports or has a healthcheck,
+// or its history has a USER, ENV or EXPOSE instruction (Docker's "#(nop) " form or BuildKit's). A base such
+// as distroless sets a User and an Env without instructions of the kind, and has no command by design.
 bool meant_to_run(const ImageInfo& image) {
-  if (!image.user.empty() || !image.exposed_ports.empty() || !image.healthcheck.empty()) return true;
-  for (auto& e : image.env)
-    if (!starts_with(e, "PATH=")) return true;
+  if (!image.exposed_ports.empty() || !image.healthcheck.empty()) return true;
+  for (const auto& entry : image.history) {
+    auto it = entry.find("created_by");
+    if (it == entry.end() || !it->is_string()) continue;
+    std::string_view step = it->get_ref<const std::string&>();
+    if (auto nop = step.find("#(nop)"); nop != std::string_view::npos) step = trim(step.substr(nop + 6));
+    for (const char* keyword : {"USER ", "ENV ", "EXPOSE "})
+      if (starts_with(step, keyword)) return true;
+  }
   return false;
 }
 

@@ -82,8 +82,8 @@ struct StartFacts {
   bool checked = false;              // false for a root folder, which has no config
   ImageUser user;
   std::optional<StartCheck> command;  // nullopt: neither Entrypoint nor Cmd
-  // The config sets what an image meant to run sets (a User, an Env beyond PATH, ExposedPorts): without a
-  // command, no-command is an error, else an info (a base image may have none).
+  // The image was set up to run (ports, a healthcheck, or USER, ENV or EXPOSE instructions in its history):
+  // without a command, no-command is an error, else an info (a base image may have none).
   bool meant_to_run = false;
   std::optional<StartCheck> healthcheck;  // nullopt: none, or NONE
 };

@@ -258,7 +258,10 @@ TEST_F(StartChecks, NoCommandIsInfoOnABaseImageAndAnErrorOnAnApp) {
   auto report = audit_json(tmp_, base, "base");
   ASSERT_EQ(start_rule(report), "no-command");
   EXPECT_EQ(findings(report, "no-command").at(0).at("severity"), "info");
-  base.env = {"PATH=/usr/bin:/bin", "APP_PORT=8080"};
+  base.env = {"PATH=/usr/bin:/bin", "APP_PORT=8080"};  // set by the base: distroless sets an Env, and a User
+  base.user = "65532";
+  EXPECT_EQ(findings(audit_json(tmp_, base, "distroless-like"), "no-command").at(0).at("severity"), "info");
+  base.empty_history = {{2, "ENV APP_PORT=8080"}};  // set by this image's own Dockerfile
   report = audit_json(tmp_, base, "app");
   ASSERT_EQ(start_rule(report), "no-command");
   EXPECT_EQ(findings(report, "no-command").at(0).at("severity"), "error");
@@ -275,6 +278,67 @@ TEST_F(StartChecks, TheWorkingFolderAnchorsARelativeCommand) {
   seen = audit_and_run(spec, "workdir-root");
   EXPECT_EQ(seen.rule, "entrypoint-not-found");
   EXPECT_KERNEL_SAYS(seen, ENOENT);
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+TEST(StartChecksDockerfile, AFindingPointsAtTheEntrypointLineAndNamesTheCopyLayer) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  ImageSpec spec = alpine_and({file("docker-entrypoint.sh", "#!/bin/sh\r\nexec \"$@\"\r\n", 0755)},
+                              "COPY docker-entrypoint.sh / # buildkit");
+  spec.entrypoint = {"/docker-entrypoint.sh"};
+  spec.cmd = {"serve"};
+  spec.empty_history = {{2, "ENTRYPOINT [\"/docker-entrypoint.sh\"]"}, {2, "CMD [\"serve\"]"}};
+  write_file(tmp / "Dockerfile",
+             "FROM alpine:3.20\n"
+             "COPY docker-entrypoint.sh /\n"
+             "ENTRYPOINT [\"/docker-entrypoint.sh\"]\n"
+             "CMD [\"serve\"]\n");
+  auto report = audit_json(tmp, spec, "img", "--fail-on never --dockerfile " + shell_quoted(tmp / "Dockerfile"));
+  auto f = findings(report, "entrypoint-crlf-shebang");
+  ASSERT_EQ(f.size(), 1u) << report.at("findings").dump(1);
+  EXPECT_EQ(f[0].at("dockerfile").at("start_line"), 3) << f[0].dump(1);
+  EXPECT_EQ(f[0].at("layer").at("created_by"), "COPY docker-entrypoint.sh / # buildkit");
+}
+
+}  // namespace
+}  // namespace imgaudit::test
+
+namespace imgaudit::test {
+namespace {
+
+// A multi-platform index whose variant for the other architecture holds this machine's program: CI on this
+// machine's runners never notices; that variant's container cannot start.
+TEST(StartChecksPlatforms, TheOtherArchitecturesVariantHoldsThisMachinesProgram) {
+  const bool on_x86 = native_target().alpine_arch == "x86_64";
+  const std::string other_arch = on_x86 ? "aarch64" : "x86_64";
+  SKIP_WITHOUT_ALPINE();
+  SKIP_WITHOUT_ALPINE_OF(other_arch);
+  if (auto why = toolchain_problem("musl-gcc", "-static"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  auto program = compiled(tmp, "musl-gcc", "int main(void) { return 0; }\n", "-static");
+  ImageSpec native = alpine_and({file("usr/local/bin/app", program, 0755)});
+  native.entrypoint = {"app"};
+  ImageSpec other = native;
+  other.layers[0] = alpine_base(other_arch);
+  other.platform = on_x86 ? Platform{"linux", "arm64", "v8"} : Platform{"linux", "amd64", ""};
+  write_oci_layout(native, tmp / "index");
+  write_oci_layout(other, tmp / "index");
+
+  auto r = run_imgaudit("--format json --fail-on never --platform " + native.platform.str() + " oci:" + tmp / "index");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(findings(r.json(), "entrypoint-cannot-load").empty()) << r.json()["findings"].dump(1);
+  r = run_imgaudit("--format json --fail-on never --platform " + other.platform.str() + " oci:" + tmp / "index");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto f = findings(r.json(), "entrypoint-cannot-load");
+  ASSERT_EQ(f.size(), 1u) << r.json()["findings"].dump(1);
+  EXPECT_NE(f[0]["message"].get<std::string>().find("arch-mismatch"), std::string::npos);
+  EXPECT_EQ(f[0]["paths"], nlohmann::json::array({"/usr/local/bin/app"}));
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ TEST(ReviewCli, ConfigIgnoresExpireAreScopedToImagesAndUnusedOnesAreListed) {
                           "Expired ignores, no longer applied:\n"
                           "  runs-as-root expired after 2000-01-01 (c.json: old exception)\n"
                           "\n"
-                          "2 error(s), 1 warning(s), 0 info, 1 ignored\n"),
+                          "2 error(s), 1 warning(s), 1 info, 1 ignored\n"),  // the info: no-command
             std::string::npos)
       << text.out;
 

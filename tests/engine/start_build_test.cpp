@@ -1,0 +1,134 @@
+// The start checks on images that real builders made: the classic builder, BuildKit and Podman (buildah)
+// build the same Dockerfiles from the Alpine minirootfs (COPY only: nothing runs during the builds), and
+// each image is audited from its engine with its Dockerfile: the start finding, and the line it names.
+#include <gtest/gtest.h>
+
+#include "image_fixture.h"
+#include "local_engine.h"
+
+namespace imgaudit::test {
+namespace {
+
+struct BuildCase {
+  const char* name;
+  const char* dockerfile;
+  const char* rule;  // the start finding expected, "" for none
+  int line;          // the Dockerfile line it names
+};
+
+// FROM lines name the base as Podman stores an imported image; the Docker Engine gets the same tag.
+const BuildCase kCases[] = {
+    {"crlf", "FROM localhost/alpine-base:3.20\nCOPY crlf.sh /docker-entrypoint.sh\nENTRYPOINT [\"/docker-entrypoint.sh\"]\n",
+     "entrypoint-crlf-shebang", 3},
+    {"bash", "FROM localhost/alpine-base:3.20\nCOPY bash.sh /entrypoint.sh\nENTRYPOINT [\"/entrypoint.sh\"]\nCMD [\"serve\"]\n",
+     "entrypoint-interpreter-missing", 3},
+    {"noexec", "FROM localhost/alpine-base:3.20\nCOPY noexec.sh /app/run.sh\nENTRYPOINT [\"/app/run.sh\"]\n",
+     "entrypoint-not-executable", 3},
+    {"user", "FROM localhost/alpine-base:3.20\nCOPY ok.sh /app/run\nUSER app\nCMD [\"/app/run\"]\n", "user-unknown", 3},
+    {"scratch", "FROM scratch\nCOPY ok.sh /app\nCMD /app --serve\n", "entrypoint-not-found", 3},
+    {"env", "FROM localhost/alpine-base:3.20\nCOPY tool /usr/local/bin/tool\nCMD [\"tool\"]\n",
+     "entrypoint-interpreter-missing", 3},
+    {"nested", "FROM localhost/alpine-base:3.20\nCOPY runner /usr/local/bin/runner\nCOPY job /app/job\nENTRYPOINT [\"/app/job\"]\n",
+     "", 0},
+    {"symlink", "FROM localhost/alpine-base:3.20\nCOPY links/ /\nCMD [\"app\"]\n", "", 0},
+    {"health",
+     "FROM localhost/alpine-base:3.20\nCOPY ok.sh /app/run\nHEALTHCHECK CMD curl -f http://127.0.0.1:8080/ || exit 1\n"
+     "ENTRYPOINT [\"/app/run\"]\n",
+     "healthcheck-cannot-start", 3},
+};
+
+// The context every case builds from.
+void write_context(const std::string& dir) {
+  auto put = [&](const std::string& name, const std::string& content, int mode) {
+    write_file(dir + "/" + name, content);
+    EXPECT_EQ(run("chmod " + std::to_string(mode) + " " + shell_quoted(dir + "/" + name)), 0);
+  };
+  run("mkdir -p " + shell_quoted(dir + "/links/usr/local/bin") + " " + shell_quoted(dir + "/links/opt/app"));
+  put("crlf.sh", "#!/bin/sh\r\nexec \"$@\"\r\n", 755);
+  put("bash.sh", "#!/bin/bash\nset -euo pipefail\n", 755);
+  put("noexec.sh", "#!/bin/sh\nexit 0\n", 644);
+  put("ok.sh", "#!/bin/sh\nexit 0\n", 755);
+  put("tool", "#!/usr/bin/env python3\nprint('hi')\n", 755);
+  put("runner", "#!/bin/sh\nexit 0\n", 755);
+  put("job", "#!/usr/local/bin/runner\n", 755);
+  put("links/opt/app/run.sh", "#!/bin/sh\nexit 0\n", 755);
+  EXPECT_EQ(run("ln -s /opt/app/run.sh " + shell_quoted(dir + "/links/usr/local/bin/app")), 0);
+  for (const BuildCase& c : kCases) write_file(dir + "/Dockerfile." + c.name, c.dockerfile);
+}
+
+std::string start_rule_of(const nlohmann::json& report, int* line) {
+  for (auto& f : report.at("findings")) {
+    const std::string id = f.at("id");
+    if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" || id == "healthcheck-cannot-start") {
+      *line = f.contains("dockerfile") ? f["dockerfile"]["start_line"].get<int>() : -1;
+      return id;
+    }
+  }
+  return "";
+}
+
+// Audits each case's image as `prefix + tag` with its Dockerfile, through `env` (the engine's socket).
+void expect_cases(const std::string& builder, const std::string& env, const std::string& prefix,
+                  const std::string& context) {
+  for (const BuildCase& c : kCases) {
+    TempDir tmp;
+    std::string args = "--format json --fail-on never --dockerfile " + shell_quoted(context + "/Dockerfile." + c.name) +
+                       " " + prefix + "start-" + builder + "-" + c.name + ":1";
+    CliResult r;
+    r.status = run("env -u DOCKER_CONTEXT HOME=" + shell_quoted(tmp.path()) + " " + env + " " + imgaudit_binary() + " " +
+                       args + " 2>" + shell_quoted(tmp / "err"),
+                   &r.out);
+    r.err = read_file(tmp / "err");
+    ASSERT_EQ(r.status, 0) << builder << " " << c.name << ": " << r.err;
+    int line = 0;
+    EXPECT_EQ(start_rule_of(r.json(), &line), c.rule) << builder << " " << c.name << ": " << r.json()["findings"].dump(1);
+    if (*c.rule) EXPECT_EQ(line, c.line) << builder << " " << c.name;
+  }
+}
+
+TEST(StartBuilds, DockerClassicAndBuildKit) {
+  std::string why;
+  LocalDockerd* engine = shared_dockerd(&why);
+  if (!engine) GTEST_SKIP() << "no private Docker Engine here: " << why;
+  std::string rootfs = host_minirootfs();
+  if (rootfs.empty()) GTEST_SKIP() << "../shared/rootfs/ has no Alpine minirootfs for this machine's architecture";
+  TempDir context;
+  write_context(context.path());
+  std::string out;
+  ASSERT_EQ(engine->docker("import " + shell_quoted(rootfs) + " localhost/alpine-base:3.20 2>&1", &out), 0) << out;
+  for (bool buildkit : {false, true}) {
+    std::string builder = buildkit ? "buildkit" : "classic";
+    for (const BuildCase& c : kCases)
+      ASSERT_EQ(engine->docker("build --network=none -f " + shell_quoted(context / (std::string("Dockerfile.") + c.name)) +
+                                   " -t start-" + builder + "-" + c.name + ":1 " + shell_quoted(context.path()) + " 2>&1",
+                               &out, buildkit),
+                0)
+          << builder << " " << c.name << ": " << out;
+    expect_cases(builder, "DOCKER_HOST=" + engine->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock",
+                 "docker-daemon:", context.path());
+  }
+}
+
+TEST(StartBuilds, PodmanBuild) {
+  std::string why;
+  LocalPodman* podman = shared_podman(&why);
+  if (!podman) GTEST_SKIP() << "no private Podman service here: " << why;
+  std::string rootfs = host_minirootfs();
+  if (rootfs.empty()) GTEST_SKIP() << "../shared/rootfs/ has no Alpine minirootfs for this machine's architecture";
+  TempDir context;
+  write_context(context.path());
+  std::string out;
+  ASSERT_EQ(podman->podman("import " + shell_quoted(rootfs) + " localhost/alpine-base:3.20 2>&1", &out), 0) << out;
+  for (const BuildCase& c : kCases)
+    ASSERT_EQ(podman->podman("build --isolation=chroot --format docker -f " +
+                                 shell_quoted(context / (std::string("Dockerfile.") + c.name)) + " -t start-podman-" +
+                                 c.name + ":1 " + shell_quoted(context.path()) + " 2>&1",
+                             &out),
+              0)
+        << c.name << ": " << out;
+  expect_cases("podman", "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINER_HOST=" + podman->host(), "podman:",
+               context.path());
+}
+
+}  // namespace
+}  // namespace imgaudit::test
