@@ -61,11 +61,13 @@ class StartResolver {
   }
 
   // A file on PATH as Go's exec.LookPath (runc) and execvp find one: the first that is no folder and
-  // that the user may execute. `skipped`: those passed over for want of an x bit.
+  // that the user may execute. `skipped`: those passed over for want of an x bit, or symlinks that lead
+  // nowhere.
   std::optional<std::string> look_path(const std::string& name, std::vector<std::string>& skipped) const {
     for (const auto& dir : path_dirs_) {
       std::string candidate = from_workdir((dir.empty() ? "." : dir) + "/" + name);
       const Node* n = view_.lookup(candidate);
+      if (!n && is_symlink(candidate)) skipped.push_back(candidate);
       if (!n || n->type == EntryType::Dir) continue;
       if (may_execute(user_, n->mode, n->uid, n->gid)) return candidate;
       skipped.push_back(candidate);
@@ -80,6 +82,9 @@ class StartResolver {
     auto found = look_path(name, skipped);
     std::string step = "`" + (name) + "` on PATH";
     if (!found) {
+      if (!skipped.empty() && is_symlink(skipped.front()))
+        return fail(c, StartProblem::NotFound, name, by_shell ? "not found" : "executable file not found in $PATH",
+                    step + ": " + dangling(skipped.front()));
       if (!skipped.empty()) {
         const Node* n = view_.lookup(skipped.front());
         if (first) c.layer = n->layer;
@@ -94,6 +99,16 @@ class StartResolver {
     }
     c.steps.push_back(step);
     return exec_file(c, *found, 0, first, by_shell);
+  }
+
+  // Whether `path`'s last component is a symlink (its folders followed).
+  bool is_symlink(const std::string& path) const {
+    const Node* link = view_.find(view_.resolve(path, false).value_or(path));
+    return link && link->type == EntryType::Symlink;
+  }
+  std::string dangling(const std::string& path) const {
+    const Node* link = view_.find(view_.resolve(path, false).value_or(path));
+    return shown(path) + " → symlink to " + link->link + ", which does not resolve";
   }
 
   bool exec_file(StartCheck& c, const std::string& path, int depth, bool first, bool by_shell);
@@ -115,10 +130,7 @@ bool StartResolver::exec_file(StartCheck& c, const std::string& path, int depth,
   if (first && depth == 0) c.first_file = real ? *real : "";
   if (n) c.layer = n->layer;
   if (!n) {
-    const Node* link = view_.find(view_.resolve(path, false).value_or(path));
-    std::string why = link && link->type == EntryType::Symlink
-                          ? shown(path) + " → symlink to " + (link->link) + ", which does not resolve"
-                          : shown(path) + " absent";
+    std::string why = is_symlink(path) ? dangling(path) : shown(path) + " absent";
     StartProblem p = depth == 0 ? StartProblem::NotFound
                      : ends_with(path, "\r") ? StartProblem::CrlfShebang : StartProblem::InterpreterMissing;
     return fail(c, p, display_path(path), by_shell ? "not found" : "no such file or directory", why);

@@ -54,49 +54,47 @@ class StartChecks : public ::testing::Test {
     return s;
   }
 
+  // audit_and_run, expecting `rule` ("" for none) with `in_message` in its message, and `kernel_errno` from
+  // execve in the chroot (0: started).
+  Seen expect_start(const ImageSpec& spec, const std::string& name, const std::string& rule, int kernel_errno,
+                    const std::string& in_message = "") {
+    Seen seen = audit_and_run(spec, name);
+    EXPECT_EQ(seen.rule, rule) << name << ": " << seen.report.at("findings").dump(1);
+    if (!in_message.empty())
+      EXPECT_NE(start_message(seen.report, rule).find(in_message), std::string::npos)
+          << name << ": " << start_message(seen.report, rule);
+    if (seen.truth_known)
+      EXPECT_EQ(seen.truth.exec_errno, kernel_errno) << name << ": execve in a chroot said " << strerror(seen.truth.exec_errno);
+    return seen;
+  }
+
   TempDir tmp_;
 };
-
-#define EXPECT_KERNEL_SAYS(seen, err)                                                   \
-  if ((seen).truth_known) {                                                             \
-    EXPECT_EQ((seen).truth.exec_errno, err) << "execve in a chroot said " << strerror((seen).truth.exec_errno); \
-  }
 
 TEST_F(StartChecks, ACrlfScriptIsNotFoundByTheKernel) {
   ImageSpec spec = alpine_and({file("docker-entrypoint.sh", "#!/bin/sh\r\necho started\r\n", 0755)});
   spec.entrypoint = {"/docker-entrypoint.sh"};
-  auto seen = audit_and_run(spec, "crlf");
-  EXPECT_EQ(seen.rule, "entrypoint-crlf-shebang");
-  EXPECT_NE(start_message(seen.report, "entrypoint-crlf-shebang").find("#!/bin/sh\r → /bin/sh\r absent"), std::string::npos)
-      << seen.report.at("findings").dump(1);
+  auto seen = expect_start(spec, "crlf", "entrypoint-crlf-shebang", ENOENT, "#!/bin/sh\r → /bin/sh\r absent");
   auto f = findings(seen.report, "entrypoint-crlf-shebang").at(0);
   EXPECT_EQ(f.at("paths"), nlohmann::json::array({"/docker-entrypoint.sh"}));
   EXPECT_NE(f.at("advice").get<std::string>().find("sed -i"), std::string::npos);
   EXPECT_EQ(f.at("layer").at("index"), 1);  // the layer that brought the script
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
 }
 
 TEST_F(StartChecks, BashOnAlpineIsAMissingInterpreter) {
   ImageSpec spec = alpine_and({file("entrypoint.sh", "#!/bin/bash\nset -euo pipefail\n", 0755)});
   spec.entrypoint = {"/entrypoint.sh"};
   spec.cmd = {"serve"};
-  auto seen = audit_and_run(spec, "bash");
-  EXPECT_EQ(seen.rule, "entrypoint-interpreter-missing");
-  auto msg = start_message(seen.report, "entrypoint-interpreter-missing");
-  EXPECT_NE(msg.find("[\"/entrypoint.sh\", \"serve\"]"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("/entrypoint.sh → #!/bin/bash → /bin/bash absent"), std::string::npos) << msg;
+  auto seen = expect_start(spec, "bash", "entrypoint-interpreter-missing", ENOENT,
+                           "[\"/entrypoint.sh\", \"serve\"] cannot start: /entrypoint.sh → #!/bin/bash → /bin/bash absent");
   auto advice = findings(seen.report, "entrypoint-interpreter-missing").at(0).at("advice").get<std::string>();
   EXPECT_NE(advice.find("apk add --no-cache cmd:bash"), std::string::npos) << advice;
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
 }
 
 TEST_F(StartChecks, AScriptWithoutItsExecBitIsPermissionDenied) {
   ImageSpec spec = alpine_and({file("app/run.sh", "#!/bin/sh\nexit 0\n", 0644)});
   spec.entrypoint = {"/app/run.sh"};
-  auto seen = audit_and_run(spec, "noexec");
-  EXPECT_EQ(seen.rule, "entrypoint-not-executable");
-  EXPECT_NE(start_message(seen.report, "entrypoint-not-executable").find("mode 0644"), std::string::npos);
-  EXPECT_KERNEL_SAYS(seen, EACCES);
+  expect_start(spec, "noexec", "entrypoint-not-executable", EACCES, "mode 0644");
 }
 
 TEST_F(StartChecks, OnlyTheOwnerMayExecuteAndTheUserIsAnother) {
@@ -141,36 +139,26 @@ TEST_F(StartChecks, TheShellFormInAScratchImageHasNoShell) {
   ImageSpec spec = native_image();
   spec.layers.push_back(layer({file("app", "#!/app\n", 0755)}, "COPY app /app"));
   spec.cmd = {"/bin/sh", "-c", "/app --serve"};
-  auto seen = audit_and_run(spec, "scratch");
-  EXPECT_EQ(seen.rule, "entrypoint-not-found");
-  EXPECT_NE(start_message(seen.report, "entrypoint-not-found").find("/bin/sh absent: no such file or directory"),
-            std::string::npos);
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
+  expect_start(spec, "scratch", "entrypoint-not-found", ENOENT, "/bin/sh absent: no such file or directory");
 }
 
 TEST_F(StartChecks, EnvFindsNoPython) {
   ImageSpec spec = alpine_and({file("usr/local/bin/tool", "#!/usr/bin/env python3\nprint('hi')\n", 0755)});
   spec.cmd = {"tool"};
-  auto seen = audit_and_run(spec, "env");
-  EXPECT_EQ(seen.rule, "entrypoint-interpreter-missing");
-  auto msg = start_message(seen.report, "entrypoint-interpreter-missing");
-  EXPECT_NE(msg.find("`tool` on PATH → /usr/local/bin/tool → #!/usr/bin/env python3"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("`python3` on PATH: absent"), std::string::npos) << msg;
-  if (seen.truth_known) {  // env started, and could not execute python3
-    EXPECT_TRUE(seen.truth.started());
-    EXPECT_EQ(seen.truth.exit_status, 127) << seen.truth.output;
-  }
+  // env starts, and then cannot execute python3: it exits 127
+  auto seen = expect_start(spec, "env", "entrypoint-interpreter-missing", 0,
+                           "`tool` on PATH → /usr/local/bin/tool → #!/usr/bin/env python3 → /usr/bin/env → /bin/busybox "
+                           "(symlink) → `python3` on PATH: absent");
+  if (seen.truth_known) EXPECT_EQ(seen.truth.exit_status, 127) << seen.truth.output;
 }
 
 TEST_F(StartChecks, AScriptInterpretedByAScriptStarts) {
   ImageSpec spec = alpine_and({file("usr/local/bin/runner", "#!/bin/sh\nexit 0\n", 0755),
                                file("app/job", "#!/usr/local/bin/runner\n", 0755)});
   spec.entrypoint = {"/app/job"};
-  auto seen = audit_and_run(spec, "nested");
-  EXPECT_EQ(seen.rule, "");
+  auto seen = expect_start(spec, "nested", "", 0);
   auto steps = seen.report.at("start").at("command").at("steps");
   EXPECT_EQ(steps.size(), 5u) << steps.dump();  // job, its #!, runner, its #!, /bin/sh
-  EXPECT_KERNEL_SAYS(seen, 0);
 }
 
 TEST_F(StartChecks, ScriptsNestedPastTheKernelsLimit) {
@@ -179,59 +167,42 @@ TEST_F(StartChecks, ScriptsNestedPastTheKernelsLimit) {
     files.push_back(file("s" + std::to_string(i), "#!/s" + std::to_string(i - 1) + "\n", 0755));
   ImageSpec spec = alpine_and(files);
   spec.entrypoint = {"/s4"};  // five scripts, then busybox: the deepest the kernel follows
-  auto seen = audit_and_run(spec, "depth5");
-  EXPECT_EQ(seen.rule, "");
-  EXPECT_KERNEL_SAYS(seen, 0);
+  expect_start(spec, "depth5", "", 0);
   spec.entrypoint = {"/s5"};
-  seen = audit_and_run(spec, "depth6");
-  EXPECT_EQ(seen.rule, "entrypoint-exec-format");
-  EXPECT_KERNEL_SAYS(seen, ELOOP);
+  expect_start(spec, "depth6", "entrypoint-exec-format", ELOOP, "scripts nested more than 5 deep");
 }
 
 TEST_F(StartChecks, ASymlinkOnPathIsFollowedInsideTheImage) {
   ImageSpec spec = alpine_and({file("opt/app/run.sh", "#!/bin/sh\nexit 0\n", 0755),
                                symlink_entry("usr/local/bin/app", "../../../opt/app/run.sh")});
   spec.cmd = {"app"};
-  auto seen = audit_and_run(spec, "symlink");
-  EXPECT_EQ(seen.rule, "");
-  EXPECT_EQ(seen.report.at("start").at("command").at("steps").at(1),
-            "/usr/local/bin/app → /opt/app/run.sh (symlink)");
-  EXPECT_KERNEL_SAYS(seen, 0);
+  auto seen = expect_start(spec, "symlink", "", 0);
+  EXPECT_EQ(seen.report.at("start").at("command").at("steps").at(1), "/usr/local/bin/app → /opt/app/run.sh (symlink)");
 
   ImageSpec dangling = alpine_and({symlink_entry("usr/local/bin/app", "/opt/gone/run.sh")});
   dangling.cmd = {"app"};
-  seen = audit_and_run(dangling, "dangling");
-  EXPECT_EQ(seen.rule, "entrypoint-not-found");
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
+  expect_start(dangling, "dangling", "entrypoint-not-found", ENOENT, "symlink to /opt/gone/run.sh, which does not resolve");
 }
 
 TEST_F(StartChecks, NeitherElfNorScriptIsExecFormat) {
   ImageSpec spec = alpine_and({file("app/data", "<html>502 Bad Gateway</html>\n", 0755)});
   spec.entrypoint = {"/app/data"};
-  auto seen = audit_and_run(spec, "format");
-  EXPECT_EQ(seen.rule, "entrypoint-exec-format");
-  EXPECT_KERNEL_SAYS(seen, ENOEXEC);
+  expect_start(spec, "format", "entrypoint-exec-format", ENOEXEC, "neither ELF nor a #! script: exec format error");
 }
 
 TEST_F(StartChecks, AFolderIsNoCommand) {
   ImageSpec spec = alpine_and({dir("app")});
   spec.entrypoint = {"/app"};
-  auto seen = audit_and_run(spec, "folder");
-  EXPECT_EQ(seen.rule, "entrypoint-not-executable");
-  EXPECT_NE(start_message(seen.report, "entrypoint-not-executable").find("is a directory"), std::string::npos);
-  EXPECT_KERNEL_SAYS(seen, EACCES);  // runc's lookup says "is a directory" before execve would
+  // runc's lookup says "is a directory" before execve would say EACCES
+  expect_start(spec, "folder", "entrypoint-not-executable", EACCES, "is a directory");
 }
 
 TEST_F(StartChecks, AGlibcProgramOnAlpineCannotLoad) {
   auto program = compiled(tmp_, "gcc", "int main(void) { return 0; }\n");
   ImageSpec spec = alpine_and({file("usr/local/bin/app", program, 0755)});
   spec.entrypoint = {"app"};
-  auto seen = audit_and_run(spec, "glibc");
-  EXPECT_EQ(seen.rule, "entrypoint-cannot-load");
-  auto msg = start_message(seen.report, "entrypoint-cannot-load");
-  EXPECT_NE(msg.find("interpreter-missing"), std::string::npos) << msg;
+  auto seen = expect_start(spec, "glibc", "entrypoint-cannot-load", ENOENT, "/usr/local/bin/app cannot load (interpreter-missing");
   EXPECT_FALSE(findings(seen.report, "interpreter-missing").empty());
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
 }
 
 TEST_F(StartChecks, AHealthcheckCallingAnAbsentCurl) {
@@ -271,13 +242,9 @@ TEST_F(StartChecks, TheWorkingFolderAnchorsARelativeCommand) {
   ImageSpec spec = alpine_and({file("srv/bin/run", "#!/bin/sh\nexit 0\n", 0755)});
   spec.working_dir = "/srv";
   spec.cmd = {"./bin/run"};
-  auto seen = audit_and_run(spec, "workdir");
-  EXPECT_EQ(seen.rule, "");
-  EXPECT_KERNEL_SAYS(seen, 0);
+  expect_start(spec, "workdir", "", 0);
   spec.working_dir = "/";
-  seen = audit_and_run(spec, "workdir-root");
-  EXPECT_EQ(seen.rule, "entrypoint-not-found");
-  EXPECT_KERNEL_SAYS(seen, ENOENT);
+  expect_start(spec, "workdir-root", "entrypoint-not-found", ENOENT, "/bin/run absent");
 }
 
 }  // namespace

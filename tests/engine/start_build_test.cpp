@@ -3,6 +3,8 @@
 // each image is audited from its engine with its Dockerfile: the start finding, and the line it names.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "image_fixture.h"
 #include "local_engine.h"
 
@@ -86,6 +88,20 @@ void expect_cases(const std::string& builder, const std::string& env, const std:
   }
 }
 
+// Builds every case with `build` (the builder's command: "-f DOCKERFILE -t TAG CONTEXT" appended), as
+// start-BUILDER-NAME:1; fails the test with the builder's output when one build fails.
+void build_cases(const std::string& builder, const std::string& context,
+                 const std::function<int(const std::string& args, std::string* out)>& build) {
+  for (const BuildCase& c : kCases) {
+    std::string out;
+    ASSERT_EQ(build("-f " + shell_quoted(context + "/Dockerfile." + c.name) + " -t start-" + builder + "-" + c.name +
+                        ":1 " + shell_quoted(context) + " 2>&1",
+                    &out),
+              0)
+        << builder << " " << c.name << ": " << out;
+  }
+}
+
 TEST(StartBuilds, DockerClassicAndBuildKit) {
   std::string why;
   LocalDockerd* engine = shared_dockerd(&why);
@@ -98,12 +114,9 @@ TEST(StartBuilds, DockerClassicAndBuildKit) {
   ASSERT_EQ(engine->docker("import " + shell_quoted(rootfs) + " localhost/alpine-base:3.20 2>&1", &out), 0) << out;
   for (bool buildkit : {false, true}) {
     std::string builder = buildkit ? "buildkit" : "classic";
-    for (const BuildCase& c : kCases)
-      ASSERT_EQ(engine->docker("build --network=none -f " + shell_quoted(context / (std::string("Dockerfile.") + c.name)) +
-                                   " -t start-" + builder + "-" + c.name + ":1 " + shell_quoted(context.path()) + " 2>&1",
-                               &out, buildkit),
-                0)
-          << builder << " " << c.name << ": " << out;
+    build_cases(builder, context.path(), [&](const std::string& args, std::string* build_out) {
+      return engine->docker("build --network=none " + args, build_out, buildkit);
+    });
     expect_cases(builder, "DOCKER_HOST=" + engine->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock",
                  "docker-daemon:", context.path());
   }
@@ -119,13 +132,10 @@ TEST(StartBuilds, PodmanBuild) {
   write_context(context.path());
   std::string out;
   ASSERT_EQ(podman->podman("import " + shell_quoted(rootfs) + " localhost/alpine-base:3.20 2>&1", &out), 0) << out;
-  for (const BuildCase& c : kCases)
-    ASSERT_EQ(podman->podman("build --isolation=chroot --format docker -f " +
-                                 shell_quoted(context / (std::string("Dockerfile.") + c.name)) + " -t start-podman-" +
-                                 c.name + ":1 " + shell_quoted(context.path()) + " 2>&1",
-                             &out),
-              0)
-        << c.name << ": " << out;
+  // No --network: a chroot build has the host's, and these builds run nothing. --format docker keeps HEALTHCHECK.
+  build_cases("podman", context.path(), [&](const std::string& args, std::string* build_out) {
+    return podman->podman("build --isolation=chroot --format docker " + args, build_out);
+  });
   expect_cases("podman", "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINER_HOST=" + podman->host(), "podman:",
                context.path());
 }
