@@ -27,10 +27,24 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-// YAML to JSON: plain true/false, integers and null as themselves, every other scalar a string.
-nlohmann::json to_json(const YAML::Node& node, size_t& values) {
+// YAML to JSON: plain true/false, integers and null as themselves, every other scalar a string. `path`:
+// the nodes above this one. An alias inside its own anchor (`a: &x [*x]`) makes the node its own child:
+// followed, it would recurse until the stack ends.
+nlohmann::json to_json(const YAML::Node& node, size_t& values, std::vector<YAML::Node>& path) {
   if (++values > kMaxSettingsValues)
     throw InputError("over " + std::to_string(kMaxSettingsValues) + " values (YAML aliases repeat what they name)");
+  for (const YAML::Node& above : path)
+    if (above.is(node))
+      throw InputError("malformed YAML at line " + std::to_string(node.Mark().line + 1) +
+                       ": an alias inside the anchor it names (the value would contain itself)");
+  if (node.IsSequence() || node.IsMap()) path.push_back(node);
+  struct Pop {
+    std::vector<YAML::Node>& path;
+    bool pushed;
+    ~Pop() {
+      if (pushed) path.pop_back();
+    }
+  } pop{path, node.IsSequence() || node.IsMap()};
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -46,14 +60,14 @@ nlohmann::json to_json(const YAML::Node& node, size_t& values) {
     }
     case YAML::NodeType::Sequence: {
       nlohmann::json a = nlohmann::json::array();
-      for (const YAML::Node& item : node) a.push_back(to_json(item, values));
+      for (const YAML::Node& item : node) a.push_back(to_json(item, values, path));
       return a;
     }
     case YAML::NodeType::Map: {
       nlohmann::json o = nlohmann::json::object();
       for (const auto& kv : node) {
         if (!kv.first.IsScalar()) throw InputError("a key that is not a string");
-        o[kv.first.Scalar()] = to_json(kv.second, values);
+        o[kv.first.Scalar()] = to_json(kv.second, values, path);
       }
       return o;
     }
@@ -144,8 +158,9 @@ std::vector<CLI::ConfigItem> SettingsFile::read(std::istream& in) const {
     // A .json file is read as JSON, to say where JSON is broken; anything else as YAML, which takes JSON too.
     std::string problem;
     size_t values = 0;
+    std::vector<YAML::Node> path;
     std::optional<nlohmann::json> parsed =
-        json ? parse_bounded_json(text, &problem) : to_json(YAML::Load(text), values);
+        json ? parse_bounded_json(text, &problem) : to_json(YAML::Load(text), values, path);
     if (!parsed) throw CLI::ConversionError(problem);
     doc = std::move(*parsed);
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own bound, 2000 levels

@@ -103,6 +103,12 @@ TEST(Settings, BadFilesAndValuesAreOneLineNamingTheirOrigin) {
   EXPECT_EQ(error_with(laughs), "imgaudit: .imgaudit.yaml: over 100000 values (YAML aliases repeat what they name)\n");
   EXPECT_EQ(error_with("fail-on: " + std::string(100000, '[') + std::string(100000, ']') + "\n"),
             "imgaudit: .imgaudit.yaml: malformed YAML at line 1: nested too deep\n");
+  // An alias inside its own anchor: the value would contain itself (it crashed the reader once).
+  for (const char* cycle : {"ignore: &a [*a]\n", "severity: &m {x: *m}\n", "ignore: &a [[x, [*a]]]\n"})
+    EXPECT_EQ(error_with(cycle),
+              "imgaudit: .imgaudit.yaml: malformed YAML at line 1: an alias inside the anchor it names (the value "
+              "would contain itself)\n")
+        << cycle;
   CliResult missing = run_in(t, "", "--config nowhere.yaml config");
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "imgaudit: nowhere.yaml: no such settings file (--config, IMGAUDIT_CONFIG)\n");
