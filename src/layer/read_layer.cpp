@@ -16,6 +16,7 @@
 #include "layer/layer_bounds.h"
 #include "layer/layer_builder.h"
 #include "layer/layer_facts.h"
+#include "source/archive_filters.h"
 #include "source/media_types.h"
 #include "util/error.h"
 #include "util/sha256.h"
@@ -195,12 +196,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
       };
     }
   } else {
-    archive_read_support_filter_zstd(raw.get());
-    archive_read_support_filter_xz(raw.get());
-    archive_read_support_filter_lzma(raw.get());
-    archive_read_support_filter_bzip2(raw.get());
-    archive_read_support_filter_lz4(raw.get());
-    archive_read_support_filter_gzip(raw.get());  // inside another compression: refused below
+    support_builtin_filters(raw.get());  // gzip too: inside another compression, it is refused below
     archive_read_support_format_raw(raw.get());
     if (archive_read_open(raw.get(), &stored, nullptr, read_stored, nullptr) != ARCHIVE_OK) fail(raw.get(), true);
     archive_entry* e = nullptr;

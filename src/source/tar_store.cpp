@@ -5,6 +5,7 @@
 #include <cstring>
 #include <exception>
 
+#include "source/archive_filters.h"
 #include "source/blob_store.h"
 #include "source/byte_streams.h"
 #include "source/json_blobs.h"
@@ -25,7 +26,7 @@ constexpr uint64_t kCacheBudget = 64 << 20;
 
 struct archive* open_reader(const std::string& file) {
   struct archive* a = archive_read_new();
-  archive_read_support_filter_all(a);
+  support_builtin_filters(a);
   archive_read_support_format_tar(a);
   if (archive_read_open_filename(a, file.c_str(), 1 << 16) != ARCHIVE_OK) {
     std::string msg = archive_error_string(a) ? archive_error_string(a) : "cannot open";
@@ -125,11 +126,7 @@ TarStore::TarStore(std::string file) : file_(std::move(file)) {
 
 TarStore::TarStore(ByteStream& in, const StreamedBlobReader& read_blob) {
   struct archive* a = archive_read_new();
-  // Built-in decoders only: none that would run an external program.
-  archive_read_support_filter_gzip(a);
-  archive_read_support_filter_zstd(a);
-  archive_read_support_filter_xz(a);
-  archive_read_support_filter_bzip2(a);
+  support_builtin_filters(a);
   archive_read_support_format_tar(a);
   auto input = std::make_unique<StreamInput>();
   input->in = &in;
