@@ -40,14 +40,4 @@ void support_builtin_filters(struct archive* a) {
   for (const Filter* f : builtin()) f->support(a);
 }
 
-const char* const* builtin_filter_names() {
-  static const std::vector<const char*> names = [] {
-    std::vector<const char*> out;
-    for (const Filter* f : builtin()) out.push_back(f->name);
-    out.push_back(nullptr);
-    return out;
-  }();
-  return names.data();
-}
-
 }  // namespace imgaudit

@@ -12,7 +12,4 @@ namespace imgaudit {
 // external program is left out (asked once a process, on a reader of its own).
 void support_builtin_filters(struct archive* a);
 
-// The names of the filters support_builtin_filters enables here ("gzip", "zstd", ...).
-const char* const* builtin_filter_names();
-
 }  // namespace imgaudit
