@@ -7,6 +7,7 @@
 
 #include "facts/image_facts.h"
 #include "facts/shell_words.h"
+#include "util/limits.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -33,10 +34,12 @@ class StartResolver {
     workdir_ = image.working_dir;
     auto path = image.env_value("PATH");
     path_dirs_ = split(path ? *path : kDefaultPath, ":");
+    if (path_dirs_.size() > kMaxPathEntriesSearched) path_dirs_.resize(kMaxPathEntriesSearched);
   }
 
   StartCheck check(std::string what, std::vector<std::string> argv) {
     StartCheck c;
+    execs_ = 0;
     c.what = std::move(what);
     c.argv = std::move(argv);
     if (exec_name(c, c.argv[0], false, true) && shell_script_of(c.argv)) check_shell_words(c, *shell_script_of(c.argv));
@@ -80,7 +83,7 @@ class StartResolver {
     if (name.find('/') != std::string::npos) return exec_file(c, from_workdir(name), 0, first, by_shell);
     std::vector<std::string> skipped;
     auto found = look_path(name, skipped);
-    std::string step = "`" + (name) + "` on PATH";
+    std::string step = "`" + name + "` on PATH";
     if (!found) {
       if (!skipped.empty() && is_symlink(skipped.front()))
         return fail(c, StartProblem::NotFound, name, by_shell ? "not found" : "executable file not found in $PATH",
@@ -120,11 +123,15 @@ class StartResolver {
   const ImageUser& user_;
   std::string workdir_;
   std::vector<std::string> path_dirs_;
+  int execs_ = 0;  // files executed so far for the command checked (kMaxStartExecs)
 };
 
 // One execve of `path` (an image path), and of the interpreters its "#!" line leads to; `depth` counts
 // the scripts before it. A failure at depth 0 is the command's own, past it its interpreter's.
 bool StartResolver::exec_file(StartCheck& c, const std::string& path, int depth, bool first, bool by_shell) {
+  if (++execs_ > kMaxStartExecs)  // env naming itself loops for ever in a container too: the image does not tell
+    return fail(c, StartProblem::Unknown, display_path(path), "",
+                "more than " + std::to_string(kMaxStartExecs) + " programs executed on the way");
   auto real = view_.resolve(path);
   const Node* n = real ? view_.find(*real) : nullptr;
   if (first && depth == 0) c.first_file = real ? *real : "";
@@ -166,7 +173,7 @@ bool StartResolver::exec_script(StartCheck& c, const std::string& real, const No
   }
   c.last_script = real;
   std::string line = "#!" + shebang->interpreter + (shebang->argument ? " " + *shebang->argument : "");
-  c.steps.push_back((line));
+  c.steps.push_back(line);
   if (depth >= kKernelScriptDepth)
     return fail(c, StartProblem::TooDeep, display_path(real), "too many levels of symbolic links",
                 "scripts nested more than " + std::to_string(kKernelScriptDepth) + " deep");
@@ -194,14 +201,16 @@ bool StartResolver::exec_env_name(StartCheck& c, const std::string& argument) {
   c.file_at_fault = display_path(c.last_script);
   if (c.problem == StartProblem::InterpreterMissing || c.problem == StartProblem::CrlfShebang ||
       c.problem == StartProblem::NotExecutable)
-    c.error = "env: '" + (name) + "': " +
+    c.error = "env: '" + name + "': " +
               (c.problem == StartProblem::NotExecutable ? "Permission denied" : "No such file or directory");
   return false;
 }
 
 // The commands a `sh -c` script runs first, each looked up as the shell would (shell_words.h).
 void StartResolver::check_shell_words(StartCheck& c, const std::string& script) {
-  for (const auto& word : commands_a_shell_runs(script)) {
+  auto words = commands_a_shell_runs(script);
+  if (words.size() > kMaxShellCommandsChecked) words.resize(kMaxShellCommandsChecked);
+  for (const auto& word : words) {
     StartCheck inner;
     if (exec_name(inner, word, true, false)) {
       c.programs.insert(c.programs.end(), inner.programs.begin(), inner.programs.end());

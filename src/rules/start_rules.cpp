@@ -1,5 +1,6 @@
 #include "rules/start_rules.h"
 
+#include "util/limits.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -28,13 +29,10 @@ const char* rule_of(StartProblem p) {
   return "";
 }
 
-// The argument strings of a message, at most this long each: the reports make them safe to show.
-constexpr size_t kArgumentShown = 200;
-
-// ["/bin/sh", "-c", "curl -f ..."].
+// ["/bin/sh", "-c", "curl -f ..."]: the reports make the strings safe to show.
 std::string shown_argv(const std::vector<std::string>& argv) {
   std::vector<std::string> quoted;
-  for (auto& a : argv) quoted.push_back("\"" + (a.size() > kArgumentShown ? a.substr(0, kArgumentShown) + "..." : a) + "\"");
+  for (auto& a : argv) quoted.push_back("\"" + (a.size() > kStartArgumentShown ? a.substr(0, kStartArgumentShown) + "..." : a) + "\"");
   return "[" + join(quoted, ", ") + "]";
 }
 
@@ -45,9 +43,9 @@ std::map<std::string, std::string> check_vars(const StartCheck& c) {
           {"argv", shown_argv(c.argv)},
           {"chain", join(c.steps, " → ")},
           {"error", c.error},
-          {"path", (c.file_at_fault)},
-          {"name", (bare)},
-          {"interpreter_name", (bare)}};
+          {"path", c.file_at_fault},
+          {"name", bare},
+          {"interpreter_name", bare}};
 }
 
 void add_check(const ImageFacts& facts, const StartCheck& c, FindingGroups& groups) {
@@ -63,7 +61,7 @@ void add_check(const ImageFacts& facts, const StartCheck& c, FindingGroups& grou
     auto failing = groups.rules_listing(program, kLoadRules);
     if (failing.empty()) continue;
     auto vars = check_vars(c);
-    vars["program"] = (display_path(program));
+    vars["program"] = display_path(program);
     vars["load_rules"] = join(failing, ", ");
     vars["error"] = "cannot load";
     const BinaryFacts* b = facts.binary_at(program);
@@ -80,7 +78,7 @@ void check_start(const ImageFacts& facts, FindingGroups& groups) {
   const StartFacts& s = facts.start;
   if (!s.checked) return;
   if (!s.user.known) {
-    groups.add("user-unknown", kConfig, "", "", {{"user", (s.user.spec)}, {"error", (s.user.error)}});
+    groups.add("user-unknown", kConfig, "", "", {{"user", s.user.spec}, {"error", s.user.error}});
     return;  // runc stops there: nothing else is executed
   }
   if (!s.command) {

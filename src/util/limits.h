@@ -48,6 +48,15 @@ inline constexpr uint64_t kMaxBlobSize = uint64_t(64) << 20;
 // binfmt_script reads of it (BINPRM_BUF_SIZE since 5.1; 128 bytes before), cut after the first line.
 inline constexpr size_t kShebangBufferBytes = 256;
 inline constexpr size_t kShebangBufferBytesBefore51 = 128;
+// The start checks (facts/start_command.cpp): programs one command is followed through (scripts, their
+// interpreters, env's NAME, the commands of a sh -c script; real chains are 2 to 4: past it, e.g. a script
+// whose `#!/usr/bin/env NAME` names itself, the check says unknown); PATH entries searched (real ones have
+// under 20); commands of one `sh -c` script looked up.
+inline constexpr int kMaxStartExecs = 32;
+inline constexpr size_t kMaxPathEntriesSearched = 256;
+inline constexpr size_t kMaxShellCommandsChecked = 64;
+// Bytes of each argument a start finding's message shows ("..." after): a config may hold megabytes.
+inline constexpr size_t kStartArgumentShown = 200;
 
 // --- Images and their layers ---
 

@@ -7,6 +7,7 @@
 
 #include "exec_truth.h"
 #include "image_fixture.h"
+#include "util/limits.h"
 
 namespace imgaudit::test {
 namespace {
@@ -169,6 +170,17 @@ TEST_F(StartChecks, ScriptsNestedPastTheKernelsLimit) {
   expect_start(spec, "depth5", "", 0);
   spec.entrypoint = {"/s5"};
   expect_start(spec, "depth6", "entrypoint-exec-format", ELOOP, "scripts nested more than 5 deep");
+}
+
+TEST_F(StartChecks, EnvNamingItselfIsFollowedToTheBoundAndNoFurther) {
+  // The container would execute env and the script in turn for ever: the image cannot say it fails.
+  ImageSpec spec = alpine_and({file("usr/local/bin/loop", "#!/usr/bin/env loop\n", 0755)});
+  spec.cmd = {"loop"};
+  auto seen = expect_start(spec, "env-loop", "", 0);
+  auto command = seen.report.at("start").at("command");
+  EXPECT_EQ(command.at("problem"), "unknown");
+  EXPECT_EQ(command.at("steps").back(), "more than " + std::to_string(kMaxStartExecs) + " programs executed on the way");
+  if (seen.truth_known) EXPECT_EQ(seen.truth.exit_status, -1) << "still running after the wait";
 }
 
 TEST_F(StartChecks, ASymlinkOnPathIsFollowedInsideTheImage) {

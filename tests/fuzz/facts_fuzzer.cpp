@@ -2,7 +2,9 @@
 // includes, musl's path file, a wheel's WHEEL and METADATA, passwd, glibc's ld.so.cache and the
 // glibc loader's bytes; then the rules that read what they found. Each section (NUL-separated)
 // is the content of one file at the path below. Three ELF files of fixed facts give the loader
-// emulation and the Python detector something to resolve.
+// emulation and the Python detector something to resolve. The last sections feed the start checks:
+// /etc/group, the config's User, a `sh -c` script (the Cmd and a CMD-SHELL healthcheck) and the first
+// line of the script the Entrypoint names.
 #include <nlohmann/json.hpp>
 
 #include "facts/image_facts.h"
@@ -72,7 +74,7 @@ void put(FsView& view, const std::string& path, EntryType type, const std::strin
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const Fixture fixture;
-  std::vector<std::string> s = fuzz::sections(data, size, kTexts + 2);
+  std::vector<std::string> s = fuzz::sections(data, size, kTexts + 6);
   FsView view;
   for (size_t i = 0; i < kTexts; ++i)
     if (!s[i].empty()) put(view, kTextPaths[i], EntryType::File, &s[i], nullptr, nullptr);
@@ -82,10 +84,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
   put(view, "usr/bin/python3.11", EntryType::File, nullptr, nullptr, &fixture.python);
   put(view, "usr/local/bin/app", EntryType::File, nullptr, nullptr, &fixture.app);
+  put(view, "bin/sh", EntryType::Symlink, nullptr, nullptr, nullptr, "/usr/local/bin/app");
+  if (!s[kTexts + 2].empty()) put(view, "etc/group", EntryType::File, &s[kTexts + 2], nullptr, nullptr);
+  const std::string head = script_head(s[kTexts + 5]);
+  Node script;
+  script.mode = 0755;
+  script.script_head = &head;
+  view.put("usr/local/bin/run", script);
 
   ImageInfo image;
   image.platform = {"linux", "amd64", ""};
   image.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TZ=Europe/Paris"};
+  image.user = s[kTexts + 3];
+  image.entrypoint = {"run"};
+  image.cmd = {"/bin/sh", "-c", s[kTexts + 4]};
+  image.healthcheck = {"CMD-SHELL", s[kTexts + 4]};
   try {
     ImageFacts facts = collect_facts(image, view);
     nlohmann::json j = facts;

@@ -247,6 +247,11 @@ def facts():
     write("facts", "debian", sections(OS_RELEASE_DEBIAN, "", DPKG_STATUS, DPKG_STATUS.replace("libc6", "libfoo"),
                                       LD_SO_CONF, "/usr/local/lib\n/usr/lib/x86_64-linux-gnu/*\n", "", WHEEL, METADATA,
                                       PASSWD, LD_SO_CACHE, GLIBC_LOADER_BYTES))
+    # The start checks: /etc/group, USER, a sh -c script, the first line of the Entrypoint's script.
+    write("facts", "start", sections(OS_RELEASE_ALPINE, "", "", "", "", "", "", "", "", PASSWD, "", "",
+                                     "root:x:0:root\nstaff:x:50:app,other\n", "app:staff",
+                                     "set -e; FOO=1 exec curl -f http://127.0.0.1/ 2>&1 | tee /x || exit 1",
+                                     "#!/usr/bin/env -S python3 -u\r\n"))
 
 
 def registry():
