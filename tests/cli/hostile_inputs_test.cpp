@@ -577,3 +577,27 @@ TEST(HostileInput, NamesThatAreNotUtf8AreKeptLosslesslyInJsonAndSarif) {
   EXPECT_NE(r.out.find(R"("/bin/caf\\xe9")"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(R"("/bin/back\\\\slash\\\\xff")"), std::string::npos) << r.out;
 }
+
+// DEL and the C1 controls (U+009B is CSI on some terminals) in a file name come out of JSON, SARIF and Code
+// Quality escaped, never as raw bytes, and decode back to the name.
+TEST(HostileInput, DelAndC1ControlsAreEscapedInJsonSarifAndCodeQuality) {
+  if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  const std::string name = "/bin/del\x7f" "csi\xc2\x9b" "nel\xc2\x85";
+  std::string root = tmp / "root";
+  std::filesystem::create_directories(root + "/etc");
+  write_file(root + name, compiled(tmp, "gcc", kHelloC).substr(0, 40), 0755);
+  CliResult r = run_imgaudit("--fail-on never --format json -o sarif=" + tmp / "r.sarif" + " -o codequality=" +
+                             tmp / "r.cq.json" + " '" + root + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const std::string& text : {r.out, read_file(tmp / "r.sarif"), read_file(tmp / "r.cq.json")}) {
+    EXPECT_EQ(text.find('\x7f'), std::string::npos);
+    EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos);
+    EXPECT_EQ(text.find("\xc2\x85"), std::string::npos);
+    EXPECT_NE(text.find(R"(del\u007fcsi\u009bnel\u0085)"), std::string::npos) << text.substr(0, 2000);
+  }
+  std::set<std::string> in_binaries;
+  nlohmann::json j = r.json();
+  for (auto& b : j["binaries"]) in_binaries.insert(decode_lossless_utf8(b["path"]));
+  EXPECT_EQ(in_binaries, std::set<std::string>{name});
+}
