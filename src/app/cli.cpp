@@ -346,11 +346,19 @@ int run_cli(int argc, char** argv) {
   const std::string subject = compare_cmd->parsed() ? compare_a + " " + compare_b : join(cli.images, " ");
   try {
     std::string settings_path = settings_file_read(app);
-    if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
-    if (compare_cmd->parsed()) return run_compare(cli, compare_a, compare_b, compare_output);
+    // Said once the file is wholly read (its ignores and severities too): an error in it is one line alone.
+    auto say_settings = [&] {
+      if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
+    };
+    if (compare_cmd->parsed()) {
+      say_settings();
+      return run_compare(cli, compare_a, compare_b, compare_output);
+    }
+    Policy policy = policy_of(cli, *settings, settings_path);
+    say_settings();
     bool many = cli.images.size() != 1 || cli.fleet.many();
-    if (many) return run_fleet(cli, policy_of(cli, *settings, settings_path));
-    return run_audit(cli, policy_of(cli, *settings, settings_path));
+    if (many) return run_fleet(cli, std::move(policy));
+    return run_audit(cli, std::move(policy));
   } catch (const InputError& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {

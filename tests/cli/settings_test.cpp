@@ -109,6 +109,10 @@ TEST(Settings, BadFilesAndValuesAreOneLineNamingTheirOrigin) {
               "imgaudit: .imgaudit.yaml: malformed YAML at line 1: an alias inside the anchor it names (the value "
               "would contain itself)\n")
         << cycle;
+  // An ignore the file gets wrong is found when the audit starts, and is its only line too.
+  std::filesystem::create_directories(t / "root/etc");
+  EXPECT_EQ(error_with("ignore:\n  - id: runs-as-root\n", "", "./root"),
+            "imgaudit: .imgaudit.yaml: ignore[0]: needs a \"reason\" saying why it is accepted\n");
   CliResult missing = run_in(t, "", "--config nowhere.yaml config");
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "imgaudit: nowhere.yaml: no such settings file (--config, IMGAUDIT_CONFIG)\n");
