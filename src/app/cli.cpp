@@ -250,6 +250,39 @@ std::string settings_error(const CLI::App& app, const SettingsFile& settings, co
   return what + " (see imgaudit --help)";
 }
 
+// The two images of `imgaudit compare` and where its report goes.
+struct CompareArgs {
+  std::string a, b, output;
+};
+
+// What a parsed command line asks for: the comparison, a run of many images, or one audit. An error is
+// one line and exit status 2.
+int run_parsed(CLI::App& app, const CliOptions& cli, const SettingsFile& settings, const CompareArgs* compare) {
+  const std::string subject = compare ? compare->a + " " + compare->b : join(cli.images, " ");
+  try {
+    std::string settings_path = settings_file_read(app);
+    // Said once the file is wholly read (its ignores and severities too): an error in it is one line alone.
+    auto say_settings = [&] {
+      if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
+    };
+    if (compare) {
+      say_settings();
+      return run_compare(cli, compare->a, compare->b, compare->output);
+    }
+    Policy policy = policy_of(cli, settings, settings_path);
+    say_settings();
+    bool many = cli.images.size() != 1 || cli.fleet.many();
+    if (many) return run_fleet(cli, std::move(policy));
+    return run_audit(cli, std::move(policy));
+  } catch (const InputError& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(subject + ": out of memory");
+  } catch (const std::exception& e) {
+    return fail(subject + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -288,12 +321,12 @@ int run_cli(int argc, char** argv) {
   std::string explain_id;
   auto* explain_cmd = app.add_subcommand("explain", "print one rule in full");
   explain_cmd->add_option("ID", explain_id, "rule id, as in imgaudit rules")->required();
-  std::string compare_a, compare_b, compare_output;
+  CompareArgs compare;
   auto* compare_cmd = app.add_subcommand("compare", "two images side by side: distro, libc, size, tzdata, CA, Python, findings");
-  compare_cmd->add_option("IMAGE_A", compare_a, "first image")->required();
-  compare_cmd->add_option("IMAGE_B", compare_b, "second image")->required();
+  compare_cmd->add_option("IMAGE_A", compare.a, "first image")->required();
+  compare_cmd->add_option("IMAGE_B", compare.b, "second image")->required();
   compare_cmd->add_option("--format", cli.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  compare_cmd->add_option("-o,--output", compare_output, "write to FILE instead of standard output");
+  compare_cmd->add_option("-o,--output", compare.output, "write to FILE instead of standard output");
   compare_cmd->add_option("--platform", cli.platform, "os/arch[/variant] for both images");
   auto* version_cmd = app.add_subcommand("version", "print the version, the rule catalog's and the libraries'");
   bool schema = false;
@@ -343,29 +376,7 @@ int run_cli(int argc, char** argv) {
     return fail(settings_error(app, *settings, e));
   }
 
-  const std::string subject = compare_cmd->parsed() ? compare_a + " " + compare_b : join(cli.images, " ");
-  try {
-    std::string settings_path = settings_file_read(app);
-    // Said once the file is wholly read (its ignores and severities too): an error in it is one line alone.
-    auto say_settings = [&] {
-      if (!settings_path.empty() && !cli.quiet) std::cerr << "imgaudit: settings from " << printable(settings_path) << '\n';
-    };
-    if (compare_cmd->parsed()) {
-      say_settings();
-      return run_compare(cli, compare_a, compare_b, compare_output);
-    }
-    Policy policy = policy_of(cli, *settings, settings_path);
-    say_settings();
-    bool many = cli.images.size() != 1 || cli.fleet.many();
-    if (many) return run_fleet(cli, std::move(policy));
-    return run_audit(cli, std::move(policy));
-  } catch (const InputError& e) {
-    return fail(e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(subject + ": out of memory");
-  } catch (const std::exception& e) {
-    return fail(subject + ": " + e.what());
-  }
+  return run_parsed(app, cli, *settings, compare_cmd->parsed() ? &compare : nullptr);
 }
 
 }  // namespace imgaudit
