@@ -1,6 +1,7 @@
 #include "facts/shell_words.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "util/paths.h"
 #include "util/strings.h"
@@ -86,7 +87,8 @@ class Tokenizer {
     out_.push_back({Token::Operator, text, true});
   }
   void redirect() {
-    if (in_word_ && plain_ && std::all_of(word_.begin(), word_.end(), ::isdigit)) word_.clear(), in_word_ = false;
+    if (in_word_ && plain_ && std::all_of(word_.begin(), word_.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      word_.clear(), in_word_ = false;  // "2>": the descriptor belongs to the redirection
     end_word();
     if (s_.substr(i_, 2) == "<<") return stop();  // a heredoc
     while (i_ < s_.size() && std::string_view("<>&|-").find(s_[i_]) != std::string_view::npos) ++i_;
@@ -117,7 +119,9 @@ class Tokenizer {
 bool is_assignment(const Token& t) {
   auto eq = t.text.find('=');
   if (t.kind != Token::Word || eq == std::string::npos || eq == 0) return false;
-  return std::all_of(t.text.begin(), t.text.begin() + long(eq), [](char c) { return std::isalnum(c) || c == '_'; });
+  // std::isalnum of a byte over 0x7f is undefined behaviour: the script is the image's bytes.
+  return std::all_of(t.text.begin(), t.text.begin() + long(eq),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 }  // namespace

@@ -18,9 +18,6 @@ namespace {
 // What Docker puts in a container's environment when the image sets no PATH.
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-// Strings of the image go into the steps as they are: each report makes them safe to show.
-std::string shown(const std::string& image_path) { return display_path(image_path); }
-
 std::string mode_text(uint32_t mode) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "%04o", mode & 07777);
@@ -42,7 +39,9 @@ class StartResolver {
     execs_ = 0;
     c.what = std::move(what);
     c.argv = std::move(argv);
-    if (exec_name(c, c.argv[0], false, true) && shell_script_of(c.argv)) check_shell_words(c, *shell_script_of(c.argv));
+    // The steps keep the image's strings as they are: each report makes them safe to show.
+    if (!exec_name(c, c.argv[0], false)) return c;
+    if (auto script = shell_script_of(c.argv)) check_shell_words(c, *script);
     return c;
   }
 
@@ -70,7 +69,7 @@ class StartResolver {
     for (const auto& dir : path_dirs_) {
       std::string candidate = from_workdir((dir.empty() ? "." : dir) + "/" + name);
       const Node* n = view_.lookup(candidate);
-      if (!n && is_symlink(candidate)) skipped.push_back(candidate);
+      if (!n && symlink_at(candidate)) skipped.push_back(candidate);
       if (!n || n->type == EntryType::Dir) continue;
       if (may_execute(user_, n->mode, n->uid, n->gid)) return candidate;
       skipped.push_back(candidate);
@@ -79,20 +78,20 @@ class StartResolver {
   }
 
   // argv[0] of an exec (or env's NAME, or a word a shell runs): on PATH when it has no '/'.
-  bool exec_name(StartCheck& c, const std::string& name, bool by_shell, bool first) {
-    if (name.find('/') != std::string::npos) return exec_file(c, from_workdir(name), 0, first, by_shell);
+  bool exec_name(StartCheck& c, const std::string& name, bool by_shell) {
+    if (name.find('/') != std::string::npos) return exec_file(c, from_workdir(name), 0, by_shell);
     std::vector<std::string> skipped;
     auto found = look_path(name, skipped);
     std::string step = "`" + name + "` on PATH";
     if (!found) {
-      if (!skipped.empty() && is_symlink(skipped.front()))
+      if (!skipped.empty() && symlink_at(skipped.front()))
         return fail(c, StartProblem::NotFound, name, by_shell ? "not found" : "executable file not found in $PATH",
                     step + ": " + dangling(skipped.front()));
       if (!skipped.empty()) {
         const Node* n = view_.lookup(skipped.front());
-        if (first) c.layer = n->layer;
+        c.layer = n->layer;
         return fail(c, StartProblem::NotExecutable, display_path(skipped.front()),
-                    "executable file not found in $PATH", step + ": " + shown(skipped.front()) + " is mode " +
+                    "executable file not found in $PATH", step + ": " + display_path(skipped.front()) + " is mode " +
                                                             mode_text(n->mode) + ", not executable for uid " +
                                                             std::to_string(user_.uid));
       }
@@ -101,20 +100,20 @@ class StartResolver {
                   by_shell ? "not found" : "executable file not found in $PATH", step + ": absent");
     }
     c.steps.push_back(step);
-    return exec_file(c, *found, 0, first, by_shell);
+    return exec_file(c, *found, 0, by_shell);
   }
 
-  // Whether `path`'s last component is a symlink (its folders followed).
-  bool is_symlink(const std::string& path) const {
+  // The symlink `path` names (its folders followed, not its last component), or nullptr.
+  const Node* symlink_at(const std::string& path) const {
     const Node* link = view_.find(view_.resolve(path, false).value_or(path));
-    return link && link->type == EntryType::Symlink;
+    return link && link->type == EntryType::Symlink ? link : nullptr;
   }
+  // The step for `path`, a symlink that leads nowhere.
   std::string dangling(const std::string& path) const {
-    const Node* link = view_.find(view_.resolve(path, false).value_or(path));
-    return shown(path) + " → symlink to " + link->link + ", which does not resolve";
+    return display_path(path) + " → symlink to " + symlink_at(path)->link + ", which does not resolve";
   }
 
-  bool exec_file(StartCheck& c, const std::string& path, int depth, bool first, bool by_shell);
+  bool exec_file(StartCheck& c, const std::string& path, int depth, bool by_shell);
   bool exec_script(StartCheck& c, const std::string& real, const Node& n, int depth, bool by_shell);
   bool exec_env_name(StartCheck& c, const std::string& argument);
   void check_shell_words(StartCheck& c, const std::string& script);
@@ -128,21 +127,20 @@ class StartResolver {
 
 // One execve of `path` (an image path), and of the interpreters its "#!" line leads to; `depth` counts
 // the scripts before it. A failure at depth 0 is the command's own, past it its interpreter's.
-bool StartResolver::exec_file(StartCheck& c, const std::string& path, int depth, bool first, bool by_shell) {
+bool StartResolver::exec_file(StartCheck& c, const std::string& path, int depth, bool by_shell) {
   if (++execs_ > kMaxStartExecs)  // env naming itself loops for ever in a container too: the image does not tell
     return fail(c, StartProblem::Unknown, display_path(path), "",
                 "more than " + std::to_string(kMaxStartExecs) + " programs executed on the way");
   auto real = view_.resolve(path);
   const Node* n = real ? view_.find(*real) : nullptr;
-  if (first && depth == 0) c.first_file = real ? *real : "";
   if (n) c.layer = n->layer;
   if (!n) {
-    std::string why = is_symlink(path) ? dangling(path) : shown(path) + " absent";
+    std::string why = symlink_at(path) ? dangling(path) : display_path(path) + " absent";
     StartProblem p = depth == 0 ? StartProblem::NotFound
                      : ends_with(path, "\r") ? StartProblem::CrlfShebang : StartProblem::InterpreterMissing;
     return fail(c, p, display_path(path), by_shell ? "not found" : "no such file or directory", why);
   }
-  c.steps.push_back(*real == path ? shown(path) : shown(path) + " → " + shown(*real) + " (symlink)");
+  c.steps.push_back(*real == path ? display_path(path) : display_path(path) + " → " + display_path(*real) + " (symlink)");
   if (n->type == EntryType::Dir)
     return fail(c, depth == 0 ? StartProblem::IsDirectory : StartProblem::NotExecutable, display_path(*real),
                 depth == 0 ? "is a directory" : "permission denied", "a folder");
@@ -178,7 +176,7 @@ bool StartResolver::exec_script(StartCheck& c, const std::string& real, const No
     return fail(c, StartProblem::TooDeep, display_path(real), "too many levels of symbolic links",
                 "scripts nested more than " + std::to_string(kKernelScriptDepth) + " deep");
   // The kernel opens the interpreter from the working folder when its name is relative.
-  if (!exec_file(c, from_workdir(shebang->interpreter), depth + 1, false, by_shell)) return false;
+  if (!exec_file(c, from_workdir(shebang->interpreter), depth + 1, by_shell)) return false;
   if (base_name(shebang->interpreter) == "env" && shebang->argument) return exec_env_name(c, *shebang->argument);
   return true;
 }
@@ -196,7 +194,7 @@ bool StartResolver::exec_env_name(StartCheck& c, const std::string& argument) {
       }
   }
   if (name.empty() || starts_with(name, "-") || name.find('=') != std::string::npos) return true;
-  if (exec_name(c, name, false, false)) return true;
+  if (exec_name(c, name, false)) return true;
   if (c.problem == StartProblem::NotFound) c.problem = StartProblem::InterpreterMissing;
   c.file_at_fault = display_path(c.last_script);
   if (c.problem == StartProblem::InterpreterMissing || c.problem == StartProblem::CrlfShebang ||
@@ -212,17 +210,17 @@ void StartResolver::check_shell_words(StartCheck& c, const std::string& script) 
   if (words.size() > kMaxShellCommandsChecked) words.resize(kMaxShellCommandsChecked);
   for (const auto& word : words) {
     StartCheck inner;
-    if (exec_name(inner, word, true, false)) {
+    if (exec_name(inner, word, true)) {
       c.programs.insert(c.programs.end(), inner.programs.begin(), inner.programs.end());
       continue;
     }
     if (inner.problem == StartProblem::Unknown) continue;
-    c.steps.push_back("the shell runs `" + (word) + "`");
+    c.steps.push_back("the shell runs `" + word + "`");
     c.steps.insert(c.steps.end(), inner.steps.begin(), inner.steps.end());
     c.problem = inner.problem;
     c.problem_path = inner.problem_path;
     c.file_at_fault = inner.file_at_fault;
-    c.error = inner.problem == StartProblem::NotFound ? "sh: " + (word) + ": not found" : inner.error;
+    c.error = inner.problem == StartProblem::NotFound ? "sh: " + word + ": not found" : inner.error;
     c.layer = inner.layer;
     return;
   }

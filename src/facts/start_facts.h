@@ -74,7 +74,6 @@ struct StartCheck {
   std::string last_script;         // the real path of the last script whose "#!" line was followed
   std::string error;               // what the runtime or the kernel says: "no such file or directory"
   std::vector<std::string> programs;  // the ELF files executed on the way (real paths): they must load
-  std::string first_file;          // the real path of the file argv[0] resolved to, "" when none
   int layer = -1;                  // the layer that brought the file it stops at (else argv[0]'s), -1: none
 };
 
