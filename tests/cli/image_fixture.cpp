@@ -145,6 +145,16 @@ std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::st
   return out;
 }
 
+std::vector<nlohmann::json> start_findings(const nlohmann::json& report) {
+  std::vector<nlohmann::json> out;
+  for (auto& f : report.at("findings")) {
+    const std::string id = f.at("id");
+    if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" || id == "healthcheck-cannot-start")
+      out.push_back(f);
+  }
+  return out;
+}
+
 std::vector<nlohmann::json> errors(const nlohmann::json& report) {
   std::vector<nlohmann::json> out;
   for (auto& f : report.at("findings"))

@@ -70,6 +70,8 @@ ImageSpec alpine_and(std::vector<TarEntrySpec> files, const std::string& created
 // All findings with this id in a JSON report.
 std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id);
 std::vector<nlohmann::json> errors(const nlohmann::json& report);  // findings of severity error
+// The findings of the start checks (entrypoint-*, user-unknown, no-command, healthcheck-cannot-start).
+std::vector<nlohmann::json> start_findings(const nlohmann::json& report);
 const nlohmann::json* binary(const nlohmann::json& report, const std::string& path);
 
 }  // namespace imgaudit::test

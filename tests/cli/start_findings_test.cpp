@@ -14,16 +14,9 @@ namespace {
 
 // The start finding of a report ("" when none), one at most.
 std::string start_rule(const nlohmann::json& report) {
-  std::string found;
-  for (auto& f : report.at("findings")) {
-    const std::string id = f.at("id");
-    if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" ||
-        id == "healthcheck-cannot-start") {
-      EXPECT_EQ(found, "") << "two start findings: " << found << " and " << id;
-      found = id;
-    }
-  }
-  return found;
+  auto found = start_findings(report);
+  EXPECT_LE(found.size(), 1u) << "two start findings: " << nlohmann::json(found).dump();
+  return found.empty() ? "" : found.front().at("id").get<std::string>();
 }
 
 std::string start_message(const nlohmann::json& report, const std::string& id) {

@@ -58,15 +58,13 @@ void write_context(const std::string& dir) {
   for (const BuildCase& c : kCases) write_file(dir + "/Dockerfile." + c.name, c.dockerfile);
 }
 
+// The first start finding's id ("" when none), and in *line the Dockerfile line it names (-1 when none).
 std::string start_rule_of(const nlohmann::json& report, int* line) {
-  for (auto& f : report.at("findings")) {
-    const std::string id = f.at("id");
-    if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" || id == "healthcheck-cannot-start") {
-      *line = f.contains("dockerfile") ? f["dockerfile"]["start_line"].get<int>() : -1;
-      return id;
-    }
-  }
-  return "";
+  auto found = start_findings(report);
+  if (found.empty()) return "";
+  const nlohmann::json& f = found.front();
+  *line = f.contains("dockerfile") ? f["dockerfile"]["start_line"].get<int>() : -1;
+  return f.at("id");
 }
 
 // Audits each case's image as `prefix + tag` with its Dockerfile, through `env` (the engine's socket).
