@@ -137,7 +137,9 @@ std::vector<std::string> split_words(std::string_view text) {
 std::optional<std::string> shell_script_of(const std::vector<std::string>& argv) {
   if (argv.size() < 3 || !one_of(base_name(argv[0]), kPosixShells)) return std::nullopt;
   const std::string& flags = argv[1];
-  if (flags.size() < 2 || flags[0] != '-' || flags.find('c') == std::string::npos) return std::nullopt;
+  // A cluster of short options with c among them (-c, -ec, -xc); "--norc" is a long option, not -c.
+  if (flags.size() < 2 || flags[0] != '-' || flags[1] == '-' || flags.find('c') == std::string::npos)
+    return std::nullopt;
   return argv[2];
 }
 

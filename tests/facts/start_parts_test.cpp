@@ -158,6 +158,8 @@ TEST(ShellWords, ShellScriptOfAnArgv) {
   EXPECT_EQ(shell_script_of({"bash", "-ec", "x"}), "x");
   EXPECT_FALSE(shell_script_of({"/bin/sh", "/entrypoint.sh"}));
   EXPECT_FALSE(shell_script_of({"python3", "-c", "print(1)"}));
+  // A long option is no cluster of short ones: "--norc" holds a 'c' and is not -c (its script would be "-c").
+  EXPECT_FALSE(shell_script_of({"bash", "--norc", "-c", "x"}));
 }
 
 }  // namespace
