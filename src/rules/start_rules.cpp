@@ -83,7 +83,8 @@ void check_start(const ImageFacts& facts, FindingGroups& groups) {
   }
   if (!s.command) {
     groups.add("no-command", kConfig, "", "",
-               {{"base_note", s.meant_to_run ? ", though its config sets what an image meant to run sets"
+               {{"base_note", s.meant_to_run ? ", though it was set up to run (exposed ports, a healthcheck, or USER, "
+                                               "ENV or EXPOSE in its history)"
                                              : " (a base image may have none)"}});
     if (!s.meant_to_run) groups.set_severity("no-command", kConfig, "", Severity::Info);
   } else {
