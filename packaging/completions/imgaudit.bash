@@ -75,7 +75,7 @@ _imgaudit_option_values() {
     --format | --fail-on | --color) compgen -W "$(_imgaudit_choices "$option")" -- "$cur" ;;
     --image-src) compgen -W 'docker podman remote docker,podman,remote' -- "$cur" ;;
     --docker-host) compgen -W 'unix:// tcp://' -- "$cur" ;;
-    --platform) compgen -W 'linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -- "$cur" ;;
+    --platform) compgen -W 'all linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -- "$cur" ;;
     --ignore)
       # ID, or ID:PATHGLOB: only the id is completed.
       [[ $cur == *:* ]] || compgen -W "$(_imgaudit_rule_ids)" -- "$cur" ;;

@@ -30,7 +30,7 @@ AuditSession::AuditSession(const AuditOptions& options)
 OpenedImage AuditSession::open(const std::string& image) const {
   OpenedImage opened;
   // A stream's layers come one after another: each gets the threads -j gives, up to two.
-  opened.streamed = std::make_unique<StreamedLayers>(cache_local_ ? facts_.get() : nullptr,
+  opened.streamed = std::make_shared<StreamedLayers>(cache_local_ ? facts_.get() : nullptr,
                                                      LayerReadOptions{options_.verify_diff_ids, jobs_ > 1});
   bool from_stream = false;
   ImageOpeners openers;
@@ -52,6 +52,27 @@ OpenedImage AuditSession::open(const std::string& image) const {
   if (!from_stream) opened.streamed.reset();
   opened.declined = opened.from_registry && options_.wanted && !options_.wanted(opened.source->manifest_digest());
   return opened;
+}
+
+std::vector<OpenedImage> AuditSession::open_platforms(const std::string& image) const {
+  std::vector<OpenedImage> out;
+  out.push_back(open(image));
+  const bool every = options_.platform && options_.platform->every;
+  const std::vector<Platform> platforms = every ? out.front().source->platforms() : std::vector<Platform>{};
+  for (size_t i = 1; i < platforms.size(); ++i) {
+    for (size_t j = 0; j < i; ++j)
+      if (platforms[j].str() == platforms[i].str())
+        throw InputError::about(image, "the index lists " + platforms[i].str() +
+                                           " more than once: name one image of it (a tag, or docker-archive:FILE:@N)");
+    OpenedImage other;
+    other.source = out.front().source->for_platform(platforms[i]);
+    other.passed_over = out.front().passed_over;
+    other.streamed = out.front().streamed;
+    other.from_registry = out.front().from_registry;
+    other.declined = other.from_registry && options_.wanted && !options_.wanted(other.source->manifest_digest());
+    out.push_back(std::move(other));
+  }
+  return out;
 }
 
 const LayerFactsCache* AuditSession::layer_cache(const OpenedImage& image) const {

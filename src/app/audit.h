@@ -18,7 +18,7 @@ namespace imgaudit {
 
 struct AuditOptions {
   std::string image;
-  std::optional<Platform> platform;
+  std::optional<Platform> platform;  // `every`: each platform of an index, an image each (open_platforms)
   unsigned jobs = 0;  // 0: one worker per core
   bool verify_diff_ids = true;
   RegistryOptions registry;  // its cache and progress are the session's
@@ -40,7 +40,8 @@ struct AuditOptions {
 struct OpenedImage {
   std::unique_ptr<ImageSource> source;
   std::vector<std::string> passed_over;      // where a bare name was looked for and not found
-  std::unique_ptr<StreamedLayers> streamed;  // the layers of an archive read in one pass
+  // The layers of an archive read in one pass: shared by the images of its several platforms.
+  std::shared_ptr<StreamedLayers> streamed;
   bool from_registry = false;
   bool declined = false;  // AuditOptions::wanted declined its manifest: it has no config, and is not audited
 };
@@ -51,6 +52,9 @@ class AuditSession {
   explicit AuditSession(const AuditOptions& options);
   // Throws InputError when the image cannot be found or its manifest and config not read.
   OpenedImage open(const std::string& image) const;
+  // With every platform asked: the image of each platform its index lists, in the index's order;
+  // else open(image) alone. An index listing one platform twice is refused: a tag must choose.
+  std::vector<OpenedImage> open_platforms(const std::string& image) const;
   // Where the layers of `image` are looked for before they are read: a stream's own, or the cache.
   const LayerFactsCache* layer_cache(const OpenedImage& image) const;
   const AuditOptions& options() const { return options_; }

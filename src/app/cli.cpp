@@ -10,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
+#include <atomic>
 
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
@@ -98,6 +100,9 @@ AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
   return options;
 }
 
+// --platform all: an image a platform of each index.
+bool every_platform(const CliOptions& cli) { return cli.platform == "all"; }
+
 ColorMode color_mode(const std::string& name) {
   return name == "always" ? ColorMode::Always : name == "never" ? ColorMode::Never : ColorMode::Auto;
 }
@@ -133,9 +138,51 @@ int run_audit(const CliOptions& cli, const Policy& policy) {
   return findings_status(cli, findings_over(cli, report.findings));
 }
 
-// Many images: one report with a part an image; the exit status is the worst of them.
+// The parts of a run's report as the images are visited, from the workers' threads: a name's
+// platforms in the index's order, a part for each output.
+class FleetParts {
+ public:
+  explicit FleetParts(size_t names) : parts_(names) {}
+  void add(const FleetImage& image, std::vector<FleetPart> parts) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& slots = parts_[image.index];
+    if (slots.size() < image.platforms) slots.resize(image.platforms);
+    slots[image.platform] = std::move(parts);
+  }
+  // The parts of output `t`, in the order of the names and platforms; a shard's others are not there.
+  std::vector<FleetPart> of_output(size_t t) {
+    std::vector<FleetPart> out;
+    for (auto& slots : parts_)
+      for (auto& parts : slots)
+        if (!parts.empty()) out.push_back(std::move(parts[t]));
+    return out;
+  }
+  std::vector<std::string> errors() const {
+    std::vector<std::string> out;
+    for (auto& slots : parts_)
+      for (auto& parts : slots)
+        if (!parts.empty() && !parts.front().error.empty()) out.push_back(parts.front().error);
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<std::vector<FleetPart>>> parts_;  // [name][platform][output]
+};
+
+// The names a run audits: the arguments, --images-from and --registry's.
+std::vector<std::string> run_names(const CliOptions& cli, const AuditOptions& options) {
+  const std::vector<std::string> names = fleet_images(cli.images, cli.fleet, options.registry, cli.quiet);
+  if (cli.registry.password_stdin && std::count(names.begin(), names.end(), "-"))
+    throw InputError("--password-stdin and the image \"-\" would both read standard input");
+  return names;
+}
+
+// Many images, or every platform of one: one report with a part an image; the exit status is the
+// worst of them.
 int run_fleet(const CliOptions& cli, const Policy& policy) {
-  if (!cli.dockerfile.empty())
+  const bool one_name = cli.images.size() == 1 && !cli.fleet.many();
+  if (!cli.dockerfile.empty() && !one_name)
     throw InputError("--dockerfile is the Dockerfile of one image: audit that image on its own");
   if (cli.registry.password_stdin && cli.fleet.images_from == "-")
     throw InputError("--password-stdin and --images-from - would both read standard input");
@@ -143,48 +190,49 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   std::optional<Shard> shard;
   if (!cli.fleet.shard.empty()) shard = Shard::parse(cli.fleet.shard);
   AuditOptions options = audit_options(cli, "");
-  const std::vector<std::string> names = fleet_images(cli.images, cli.fleet, options.registry, cli.quiet);
-  if (cli.registry.password_stdin && std::count(names.begin(), names.end(), "-"))
-    throw InputError("--password-stdin and the image \"-\" would both read standard input");
+  const std::vector<std::string> names = run_names(cli, options);
 
   std::vector<TextOptions> text;
   for (const OutputTarget& t : targets) text.push_back(text_options(t, cli.quiet, color_mode(cli.color)));
-  std::vector<std::vector<FleetPart>> parts(names.size());
-  std::vector<size_t> over(names.size());
+  FleetParts parts(names.size());
+  std::atomic<size_t> over{0};
   const std::string today = local_date_today();
-  FleetStats stats = audit_fleet(options, names, shard, [&](size_t i, const AuditReport* report, const std::string& error) {
+  auto visit = [&](const FleetImage& image, const AuditReport* report, const std::string& error) {
     std::optional<AuditReport> reviewed;
     if (report) {
       reviewed = *report;
-      review_findings(*reviewed, policy, "", today);
-      over[i] = findings_over(cli, reviewed->findings);
+      review_findings(*reviewed, policy, cli.dockerfile, today);
+      over += findings_over(cli, reviewed->findings);
     }
-    for (size_t t = 0; t < targets.size(); ++t)
-      parts[i].push_back(fleet_part(targets[t].format, {names[i], reviewed ? &*reviewed : nullptr, error}, text[t]));
-  });
-  std::vector<std::string> errors;
-  for (auto& image : parts)
-    if (!image.empty() && !image.front().error.empty()) errors.push_back(image.front().error);
+    std::vector<FleetPart> of_image;
+    FleetEntry entry{names[image.index], image.platform_name, reviewed ? &*reviewed : nullptr, error};
+    for (size_t t = 0; t < targets.size(); ++t) of_image.push_back(fleet_part(targets[t].format, entry, text[t]));
+    parts.add(image, std::move(of_image));
+  };
+  FleetStats stats = audit_fleet(options, names, shard, visit);
+  const std::vector<std::string> errors = parts.errors();
+  // One image that could not be opened at all is an error, as without --platform all: no report.
+  if (one_name && stats.images == 1 && errors.size() == 1) return fail(errors.front());
   bool written = write_each(targets, [&](std::ostream& out, size_t t) {
-    std::vector<FleetPart> of_target;
-    for (auto& image : parts)
-      if (!image.empty()) of_target.push_back(std::move(image[t]));
-    write_fleet(out, targets[t].format, of_target, stats, text[t]);
+    if (one_name && !cli.fleet.many())
+      write_platforms(out, targets[t].format, parts.of_output(t), stats, text[t]);
+    else
+      write_fleet(out, targets[t].format, parts.of_output(t), stats, text[t]);
   });
   for (const std::string& e : errors) fail(e);
-  const size_t unreadable = errors.size();
   if (!written) return kExitError;
-  if (unreadable) {
-    std::cerr << "imgaudit: exit status 2: " << unreadable << " of " << stats.images << " image"
+  if (!errors.empty()) {
+    std::cerr << "imgaudit: exit status 2: " << errors.size() << " of " << stats.images << " image"
               << (stats.images == 1 ? "" : "s") << " could not be read\n";
     return kExitError;
   }
-  size_t total = 0;
-  for (size_t n : over) total += n;
-  return findings_status(cli, total);
+  return findings_status(cli, over);
 }
 
 int run_compare(const CliOptions& cli, const std::string& a, const std::string& b, const std::string& output) {
+  if (every_platform(cli))
+    throw InputError("compare sets two images side by side on one platform: name it (--platform linux/arm64); "
+                     "imgaudit --platform all IMAGE compares the platforms of one image");
   output_targets("text", output.empty() ? std::vector<std::string>{} : std::vector<std::string>{output});
   Audit audit_a(audit_options(cli, a));
   Audit audit_b(audit_options(cli, b));
@@ -271,7 +319,7 @@ int run_parsed(CLI::App& app, const CliOptions& cli, const SettingsFile& setting
     }
     Policy policy = policy_of(cli, settings, settings_path);
     say_settings();
-    bool many = cli.images.size() != 1 || cli.fleet.many();
+    bool many = cli.images.size() != 1 || cli.fleet.many() || every_platform(cli);
     if (many) return run_fleet(cli, std::move(policy));
     return run_audit(cli, std::move(policy));
   } catch (const InputError& e) {
@@ -283,20 +331,17 @@ int run_parsed(CLI::App& app, const CliOptions& cli, const SettingsFile& setting
   }
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it", "imgaudit"};
-  app.set_version_flag("--version", std::function<std::string()>(version_text));
-
-  CliOptions cli;
+// The options of an audit: what to read, how, and where the report goes.
+void add_audit_options(CLI::App& app, CliOptions& cli) {
   app.add_option("IMAGE", cli.images,
                  "oci:PATH[:TAG], docker-archive:PATH, oci-archive:PATH, rootfs:PATH, a path detected by content, "
                  "- (a docker save archive on standard input), docker-daemon:NAME, podman:NAME, docker://REF, or a "
                  "name looked for in the local Docker Engine, Podman, then the registry (--image-src); several "
                  "images make one report with a part each");
   add_fleet_options(app, cli.fleet);
-  app.add_option("--platform", cli.platform, "os/arch[/variant] to pick from a multi-platform image");
+  app.add_option("--platform", cli.platform,
+                 "os/arch[/variant] to pick from a multi-platform image, or all: every platform of it, a report a "
+                 "platform and what differs between them");
   app.add_option("--format", cli.format, "report format on standard output")->check(CLI::IsMember(report_formats()));
   app.add_option("-o,--output", cli.outputs,
                  "FILE: the --format report to FILE instead of standard output; FORMAT=FILE: also that format to FILE "
@@ -316,6 +361,16 @@ int run_cli(int argc, char** argv) {
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");
   add_registry_options(app, cli.registry);
   add_engine_options(app, cli.engine);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"imgaudit: finds what will break or run slowly in a container image, and how to fix it", "imgaudit"};
+  app.set_version_flag("--version", std::function<std::string()>(version_text));
+
+  CliOptions cli;
+  add_audit_options(app, cli);
 
   auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
   std::string explain_id;

@@ -28,12 +28,77 @@ std::string error_text(const std::string& name, const std::exception& e, bool in
   return name + ": " + e.what();
 }
 
-// One image to audit, and every name it was given by.
+// One image to audit, and every name (and platform of it) it was given by.
 struct Distinct {
   OpenedImage image;
-  std::vector<size_t> names;
+  std::vector<FleetImage> names;
   std::vector<std::string> layers;
 };
+
+// What one name opened to: an image a platform, or why it could not be opened.
+struct OpenedName {
+  std::vector<OpenedImage> images;
+  std::string error;
+};
+
+// Opening reads manifests and configs only (a stream's layers excepted): every name, at once.
+std::vector<OpenedName> open_names(const AuditSession& session, const std::vector<std::string>& names) {
+  std::vector<OpenedName> opened(names.size());
+  in_parallel(names.size(), session.jobs(), [&](size_t i) {
+    try {
+      opened[i].images = session.open_platforms(names[i]);
+    } catch (const InputError& e) {
+      opened[i].error = error_text(names[i], e, true);
+    } catch (const std::exception& e) {
+      opened[i].error = error_text(names[i], e, false);
+    }
+  });
+  return opened;
+}
+
+// The platform of a name's image `p`: as its index lists it, else as its config says.
+std::string platform_name(const OpenedName& name, size_t p) {
+  const std::vector<Platform>& listed = name.images.front().source->platforms();
+  if (listed.size() == name.images.size()) return listed[p].str();
+  return config_platform(name.images[p].source->config()).str();
+}
+
+// The images of the shard, each once however many names it was given by; the names that could not
+// be opened are visited here.
+std::vector<Distinct> distinct_images(std::vector<OpenedName> opened, const std::vector<std::string>& names,
+                                      const std::optional<Shard>& shard, bool every, const FleetVisit& visit,
+                                      FleetStats& stats) {
+  std::vector<Distinct> distinct;
+  std::map<std::string, size_t> by_key;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (opened[i].images.empty()) {
+      if (shard && !shard->holds(names[i])) continue;
+      ++stats.images;
+      visit(FleetImage{i, 0, 1, ""}, nullptr, opened[i].error);
+      continue;
+    }
+    const size_t platforms = opened[i].images.size();
+    std::vector<std::string> platform_names(platforms);
+    for (size_t p = 0; every && p < platforms; ++p) platform_names[p] = platform_name(opened[i], p);
+    for (size_t p = 0; p < platforms; ++p) {
+      OpenedImage& image = opened[i].images[p];
+      const std::string digest = image.source->manifest_digest();
+      const std::string key = digest.empty() ? names[i] + "\n" + std::to_string(p) : digest;
+      if (shard && !shard->holds(digest.empty() ? names[i] : digest)) continue;
+      ++stats.images;
+      auto [it, added] = by_key.emplace(key, distinct.size());
+      if (added) {
+        Distinct d;
+        for (const Descriptor& l : image.source->layers()) d.layers.push_back(l.digest);
+        d.image = std::move(image);
+        distinct.push_back(std::move(d));
+      }
+      distinct[it->second].names.push_back(FleetImage{i, p, platforms, platform_names[p]});
+    }
+  }
+  stats.distinct = distinct.size();
+  return distinct;
+}
 
 }  // namespace
 
@@ -44,43 +109,9 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
   if (shard) in_shard.wanted = [&shard](const std::string& digest) { return shard->holds(digest); };
   AuditSession session(in_shard);
   const unsigned jobs = session.jobs();
-
-  // Opening reads manifests and configs only (a stream's layers excepted): every name, at once.
-  std::vector<std::optional<OpenedImage>> opened(names.size());
-  std::vector<std::string> errors(names.size());
-  in_parallel(names.size(), jobs, [&](size_t i) {
-    try {
-      opened[i] = session.open(names[i]);
-    } catch (const InputError& e) {
-      errors[i] = error_text(names[i], e, true);
-    } catch (const std::exception& e) {
-      errors[i] = error_text(names[i], e, false);
-    }
-  });
-
   FleetStats stats;
-  std::vector<Distinct> distinct;
-  std::map<std::string, size_t> by_key;
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string digest = opened[i] ? opened[i]->source->manifest_digest() : "";
-    const std::string key = digest.empty() ? names[i] : digest;
-    if (shard && !shard->holds(key)) continue;
-    ++stats.images;
-    if (!opened[i]) {
-      visit(i, nullptr, errors[i]);
-      continue;
-    }
-    auto [it, added] = by_key.emplace(key, distinct.size());
-    if (added) {
-      Distinct d;
-      for (const Descriptor& l : opened[i]->source->layers()) d.layers.push_back(l.digest);
-      d.image = std::move(*opened[i]);
-      distinct.push_back(std::move(d));
-    }
-    distinct[it->second].names.push_back(i);
-    opened[i].reset();
-  }
-  stats.distinct = distinct.size();
+  std::vector<Distinct> distinct = distinct_images(open_names(session, names), names, shard,
+                                                   options.platform && options.platform->every, visit, stats);
 
   SharedLayers shared;
   for (const Distinct& d : distinct) shared.plan(d.layers);
@@ -103,12 +134,16 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
     try {
       audit = std::make_unique<Audit>(session, std::move(d.image), per_image, &shared);
     } catch (const InputError& e) {
-      error = error_text(names[d.names.front()], e, true);
+      error = error_text(names[d.names.front().index], e, true);
     } catch (const std::exception& e) {
-      error = error_text(names[d.names.front()], e, false);
+      error = error_text(names[d.names.front().index], e, false);
     }
     shared.done_with(d.layers);
-    for (size_t i : d.names) visit(i, audit ? &audit->report() : nullptr, error);
+    for (const FleetImage& named : d.names) {
+      // The platforms of one name share its description: the error says which one it was.
+      std::string said = error.empty() || named.platform_name.empty() ? error : error + " (platform " + named.platform_name + ")";
+      visit(named, audit ? &audit->report() : nullptr, said);
+    }
   });
   stats.layers_read = shared.layers_read();
   stats.layers_shared = shared.layers_shared();

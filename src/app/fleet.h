@@ -10,14 +10,24 @@
 
 namespace imgaudit {
 
-// Called once for each image given that the shard holds, from the workers' threads, in any order:
-// `index` into the names, and the image's report (its facts point into an Audit alive only during
-// the call) or, when null, why it could not be read.
-using FleetVisit = std::function<void(size_t index, const AuditReport* report, const std::string& error)>;
+// Which image of a run a visit is about: the name it was given by and, with every platform asked,
+// which of that name's platforms.
+struct FleetImage {
+  size_t index = 0;      // into the names
+  size_t platform = 0;   // of `platforms`, in the index's order
+  size_t platforms = 1;  // the images the name stands for: its platforms, or 1
+  std::string platform_name;  // "linux/arm64" when the name stands for several
+};
 
-// Audits many images in one run: each opened (manifest and config), the same image under several
-// names (one manifest digest) audited once, the shard's images kept, then up to -j images at once,
-// the layers they share read once. One image that cannot be read does not stop the others.
+// Called once for each image given that the shard holds (each platform of it with every platform
+// asked), from the workers' threads, in any order: the image's report (its facts point into an
+// Audit alive only during the call) or, when null, why it could not be read.
+using FleetVisit = std::function<void(const FleetImage& image, const AuditReport* report, const std::string& error)>;
+
+// Audits many images in one run: each opened (manifest and config; every platform's with
+// --platform all), the same image under several names (one manifest digest) audited once, the
+// shard's images kept, then up to -j images at once, the layers they share read once. One image
+// that cannot be read does not stop the others.
 FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::string>& names,
                        const std::optional<Shard>& shard, const FleetVisit& visit);
 

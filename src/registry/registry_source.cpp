@@ -117,6 +117,31 @@ class RegistryManifests : public ManifestStore {
 
 }  // namespace
 
+namespace {
+
+// The image `document` (the manifest or index the reference named) leads to for `platform`; its
+// other platforms are walked from the same document, so a tag moved meanwhile does not mix images.
+std::unique_ptr<ImageSource> image_of(std::shared_ptr<RegistryClient> client, const RegistryClient::Manifest& root,
+                                      const nlohmann::json& document, const std::optional<Platform>& platform,
+                                      const RegistryOptions& options, const ManifestWanted& wanted) {
+  RegistryManifests manifests(*client, options.cache);
+  ResolvedManifest m = walk_to_image(manifests, document, root.media_type, root.digest, "manifest " + root.digest, "",
+                                     platform, wanted);
+  ImageIdentity identity{"registry", m.config_digest, {}, {}, ""};
+  const RegistryRef& ref = client->ref();
+  const std::string name = ref.registry + "/" + ref.repository;
+  if (ref.digest.empty()) identity.repo_tags.push_back(name + ":" + ref.tag);
+  identity.repo_digests.push_back(name + "@" + root.digest);
+  auto source = std::make_unique<RegistrySource>(client, std::move(identity), m.digest, std::move(m.config),
+                                                 std::move(m.layers), options.progress);
+  source->set_platforms(std::move(m.platforms), [client, root, document, options, wanted](const Platform& p) {
+    return image_of(client, root, document, p, options, wanted);
+  });
+  return source;
+}
+
+}  // namespace
+
 std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, const std::optional<Platform>& platform,
                                                  const RegistryOptions& options, const ManifestWanted& wanted) {
   RegistryRef ref = parse_registry_ref(reference);
@@ -128,17 +153,9 @@ std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, c
   auto client = std::make_shared<RegistryClient>(ref, credentials, options);
 
   RegistryClient::Manifest root = fetch_manifest(*client, options.cache, ref.manifest_reference());
-  std::string what = "manifest " + root.digest;
-  nlohmann::json document = parse_json(root.bytes, what);
-  if (!document.is_object()) throw InputError(what + ": not a JSON object");
-  RegistryManifests manifests(*client, options.cache);
-  ResolvedManifest m = walk_to_image(manifests, document, root.media_type, root.digest, what, "", platform, wanted);
-  ImageIdentity identity{"registry", m.config_digest, {}, {}, ""};
-  const std::string name = ref.registry + "/" + ref.repository;
-  if (ref.digest.empty()) identity.repo_tags.push_back(name + ":" + ref.tag);
-  identity.repo_digests.push_back(name + "@" + root.digest);
-  return std::make_unique<RegistrySource>(client, std::move(identity), m.digest, std::move(m.config), std::move(m.layers),
-                                          options.progress);
+  nlohmann::json document = parse_json(root.bytes, "manifest " + root.digest);
+  if (!document.is_object()) throw InputError("manifest " + root.digest + ": not a JSON object");
+  return image_of(client, root, document, platform, options, wanted);
 }
 
 }  // namespace imgaudit

@@ -2,7 +2,9 @@
 
 #include <sstream>
 
+#include "report/platform_differences.h"
 #include "util/lossless_json.h"
+#include "util/sha256.h"
 #include "util/strings.h"
 #include "version.h"
 
@@ -21,6 +23,11 @@ std::string indented(const std::string& dumped, size_t by) {
   return out;
 }
 
+// "alpine:3.20 (linux/arm64)" for one platform of several, else the name.
+std::string shown_name(const std::string& name, const std::string& platform) {
+  return platform.empty() ? name : name + " (" + platform + ")";
+}
+
 nlohmann::json unreadable_sarif_run(const FleetEntry& e) {
   return {{"tool", {{"driver", {{"name", "imgaudit"}, {"semanticVersion", kImgauditVersion}, {"version", kImgauditVersion}}}}},
           {"invocations",
@@ -31,22 +38,51 @@ nlohmann::json unreadable_sarif_run(const FleetEntry& e) {
           {"properties", {{"image", e.name}}}};
 }
 
+// Each result says its platform, in its properties and its message; its fingerprint is the
+// platform's own, as the same finding on two platforms is two results of one run.
+void tag_with_platform(nlohmann::json& run, const std::string& platform) {
+  for (nlohmann::json& result : run["results"]) {
+    result["properties"]["platform"] = platform;
+    result["message"]["text"] = platform + ": " + result["message"].value("text", "");
+    for (auto& [key, fingerprint] : result["partialFingerprints"].items())
+      fingerprint = Sha256::of(fingerprint.get<std::string>() + '\0' + platform).substr(7, 32);
+  }
+  if (!run.contains("invocations")) return;
+  for (nlohmann::json& invocation : run["invocations"])
+    for (nlohmann::json& note : invocation["toolExecutionNotifications"])
+      note["message"]["text"] = platform + ": " + note["message"].value("text", "");
+}
+
+nlohmann::json sarif_run(const FleetEntry& e) {
+  nlohmann::json run = e.report ? report_sarif(*e.report)["runs"][0] : unreadable_sarif_run(e);
+  run["properties"]["name"] = e.name;
+  // GitHub takes one run per tool and category: each image is a category of its own.
+  run["automationDetails"] = {{"id", "imgaudit/" + e.name + "/"}};
+  if (!e.platform.empty()) tag_with_platform(run, e.platform);
+  return run;
+}
+
+std::string render_text(const FleetEntry& e, const TextOptions& text) {
+  std::ostringstream body;
+  if (e.report)
+    write_text(body, *e.report, text);
+  else
+    body << "cannot be read: " << printable(e.error) << '\n';
+  if (body.str().empty()) return "";  // quiet, and nothing found
+  return "=== " + printable(shown_name(e.name, e.platform)) + " ===\n" + body.str();
+}
+
 std::string render(const std::string& format, const FleetEntry& e, const TextOptions& text, JunitSuite& junit) {
   const AuditReport* r = e.report;
+  const std::string name = shown_name(e.name, e.platform);
   if (format == "json") {
     nlohmann::json doc = r ? report_json(*r) : nlohmann::json{{"error", e.error}};
     doc["name"] = e.name;
+    if (!e.platform.empty()) doc["platform"] = e.platform;
     return indented(dump_lossless(doc, 2), 4);
   }
-  if (format == "sarif") {
-    nlohmann::json run = r ? report_sarif(*r)["runs"][0] : unreadable_sarif_run(e);
-    run["properties"]["name"] = e.name;
-    // GitHub takes one run per tool and category: each image is a category of its own.
-    run["automationDetails"] = {{"id", "imgaudit/" + e.name + "/"}};
-    return indented(dump_lossless(run, 2), 4);
-  }
   if (format == "junit") {
-    junit = r ? junit_testsuite(*r, e.name) : junit_unreadable_testsuite(e.name, e.error);
+    junit = r ? junit_testsuite(*r, name) : junit_unreadable_testsuite(name, e.error);
     std::string xml = std::move(junit.xml);
     junit.xml.clear();
     return xml;
@@ -54,28 +90,82 @@ std::string render(const std::string& format, const FleetEntry& e, const TextOpt
   if (format == "codequality") {
     std::string out;
     if (!r) return out;
-    for (const nlohmann::json& issue : codequality_issues(*r, e.name))
+    for (const nlohmann::json& issue : codequality_issues(*r, name))
       out += (out.empty() ? "" : ",\n") + indented(dump_lossless(issue, 2), 2);
     return out;
   }
-  std::ostringstream body;
-  if (r)
-    write_text(body, *r, text);
-  else
-    body << "cannot be read: " << printable(e.error) << '\n';
-  if (body.str().empty()) return "";  // quiet, and nothing found
-  return "=== " + printable(e.name) + " ===\n" + body.str();
+  return render_text(e, text);
+}
+
+// The parts [begin, end) of one name: a group of its platforms, or one image.
+struct NameSpan {
+  size_t begin, end;
+  bool group() const { return end - begin > 1; }
+};
+
+std::vector<NameSpan> name_spans(const std::vector<FleetPart>& parts) {
+  std::vector<NameSpan> spans;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool same = i > 0 && !parts[i].platform.empty() && parts[i].name == parts[i - 1].name;
+    if (same)
+      spans.back().end = i + 1;
+    else
+      spans.push_back({i, i + 1});
+  }
+  return spans;
+}
+
+std::vector<PlatformFindings> platform_findings(const std::vector<FleetPart>& parts, NameSpan span) {
+  std::vector<PlatformFindings> out;
+  for (size_t i = span.begin; i < span.end; ++i)
+    out.push_back({parts[i].platform, parts[i].error.empty() ? &parts[i].findings : nullptr});
+  return out;
+}
+
+// A group's JSON document: its name, each platform's document and what differs between them.
+nlohmann::json group_head(const std::vector<FleetPart>& parts, NameSpan span) {
+  return {{"name", parts[span.begin].name}, {"differences", platform_differences_json(platform_findings(parts, span))}};
+}
+
+std::string group_json(const std::vector<FleetPart>& parts, NameSpan span, size_t by) {
+  nlohmann::json head = group_head(parts, span);
+  std::string platforms;
+  for (size_t i = span.begin; i < span.end; ++i)
+    platforms += (platforms.empty() ? "" : ",\n") + indented(parts[i].text, by);
+  return std::string(by, ' ') + "{\n" + std::string(by + 2, ' ') + "\"name\": " + dump_lossless(head["name"]) +
+         ",\n" + std::string(by + 2, ' ') + "\"platforms\": [\n" + platforms + "\n" + std::string(by + 2, ' ') +
+         "],\n" + std::string(by + 2, ' ') + "\"differences\": " + dump_lossless(head["differences"]) + "\n" +
+         std::string(by, ' ') + "}";
+}
+
+// One run a name: a group's runs folded into its first platform's.
+nlohmann::json merged_run(const std::vector<FleetPart>& parts, NameSpan span) {
+  nlohmann::json run = parts[span.begin].sarif_run;
+  for (size_t i = span.begin + 1; i < span.end; ++i) {
+    const nlohmann::json& other = parts[i].sarif_run;
+    for (const nlohmann::json& result : other["results"]) run["results"].push_back(result);
+    if (other.contains("invocations"))
+      for (const nlohmann::json& invocation : other["invocations"]) run["invocations"].push_back(invocation);
+  }
+  if (span.group()) {
+    run["properties"].erase("digest");
+    nlohmann::json platforms = nlohmann::json::array();
+    for (size_t i = span.begin; i < span.end; ++i)
+      platforms.push_back({{"platform", parts[i].platform}, {"digest", parts[i].digest}});
+    run["properties"]["platforms"] = platforms;
+  }
+  return run;
 }
 
 void write_text_summary(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats) {
   size_t width = 5;
-  for (const FleetPart& p : parts) width = std::max(width, printable(p.name).size());
+  for (const FleetPart& p : parts) width = std::max(width, printable(shown_name(p.name, p.platform)).size());
   width = std::min<size_t>(width, 60);
   auto pad = [&](std::string s, size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); };
   out << "=== summary ===\n" << pad("IMAGE", width + 2) << "ERRORS  WARNINGS  INFO\n";
   size_t unreadable = 0;
   for (const FleetPart& p : parts) {
-    out << pad(printable(p.name), width + 2);
+    out << pad(printable(shown_name(p.name, p.platform)), width + 2);
     if (!p.error.empty()) {
       ++unreadable;
       out << "cannot be read\n";
@@ -90,65 +180,114 @@ void write_text_summary(std::ostream& out, const std::vector<FleetPart>& parts, 
       << stats.layers_shared << " taken from another image of the run\n";
 }
 
+// Each image's text, a group's differences after it; false when nothing was written (quiet).
+bool write_text_parts(std::ostream& out, const std::vector<FleetPart>& parts, const TextOptions& text) {
+  bool anything = false;
+  for (NameSpan span : name_spans(parts)) {
+    for (size_t i = span.begin; i < span.end; ++i) {
+      if (parts[i].text.empty()) continue;
+      out << parts[i].text << '\n';
+      anything = true;
+    }
+    if (!span.group()) continue;
+    std::vector<PlatformFindings> platforms = platform_findings(parts, span);
+    if (text.quiet && platform_differences(platforms).empty()) continue;
+    write_platform_differences(out, parts[span.begin].name, platforms, text.max_paths);
+    out << '\n';
+    anything = true;
+  }
+  return anything;
+}
+
+nlohmann::json summary_json(const std::vector<FleetPart>& parts, const FleetStats& stats) {
+  size_t errors = 0, warnings = 0, infos = 0, unreadable = 0;
+  for (const FleetPart& p : parts) {
+    errors += p.errors, warnings += p.warnings, infos += p.infos;
+    unreadable += !p.error.empty();
+  }
+  return {{"images", parts.size()}, {"distinct", stats.distinct}, {"unreadable", unreadable},
+          {"error", errors}, {"warning", warnings}, {"info", infos},
+          {"layers_read", stats.layers_read}, {"layers_shared", stats.layers_shared}};
+}
+
+const char* kSarifHead = "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n";
+
+void write_junit_parts(std::ostream& out, const std::vector<FleetPart>& parts) {
+  std::vector<JunitSuite> suites;
+  for (const FleetPart& p : parts) {
+    suites.push_back(p.junit);
+    suites.back().xml = p.text;
+  }
+  write_junit_document(out, suites);
+}
+
+std::string joined_codequality(const std::vector<FleetPart>& parts) {
+  std::string all;
+  for (const FleetPart& p : parts)
+    if (!p.text.empty()) all += (all.empty() ? "" : ",\n") + p.text;
+  return all.empty() ? "[]\n" : "[\n" + all + "\n]\n";
+}
+
 }  // namespace
 
 FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text) {
   FleetPart part;
   part.name = entry.name;
+  part.platform = entry.platform;
   part.error = entry.report ? "" : entry.error;
   if (entry.report) {
     part.digest = entry.report->facts.image.manifest_digest;
     for (const Finding& f : entry.report->findings)
       ++(f.severity == Severity::Error ? part.errors : f.severity == Severity::Warning ? part.warnings : part.infos);
+    if (!entry.platform.empty()) part.findings = entry.report->findings;
   }
-  part.text = render(format, entry, text, part.junit);
+  if (format == "sarif")
+    part.sarif_run = sarif_run(entry);
+  else
+    part.text = render(format, entry, text, part.junit);
   return part;
 }
 
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text) {
-  auto joined = [&](const char* separator) {
-    std::string all;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i].text.empty()) continue;
-      if (!all.empty()) all += separator;
-      all += parts[i].text;
-    }
-    return all;
-  };
   if (format == "json") {
-    size_t errors = 0, warnings = 0, infos = 0, unreadable = 0;
-    for (const FleetPart& p : parts) {
-      errors += p.errors, warnings += p.warnings, infos += p.infos;
-      unreadable += !p.error.empty();
-    }
-    nlohmann::json summary = {{"images", parts.size()}, {"distinct", stats.distinct}, {"unreadable", unreadable},
-                              {"error", errors}, {"warning", warnings}, {"info", infos},
-                              {"layers_read", stats.layers_read}, {"layers_shared", stats.layers_shared}};
+    std::string images;
+    for (NameSpan span : name_spans(parts))
+      images += (images.empty() ? "" : ",\n") + (span.group() ? group_json(parts, span, 4) : parts[span.begin].text);
     out << "{\n  \"schema_version\": " << kJsonSchemaVersion << ",\n  \"tool\": "
         << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump() << ",\n  \"images\": [\n"
-        << joined(",\n") << "\n  ],\n  \"summary\": " << summary.dump() << "\n}\n";
+        << images << "\n  ],\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
   } else if (format == "sarif") {
-    out << "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
-        << "  \"runs\": [\n" << joined(",\n") << "\n  ]\n}\n";
+    std::string runs;
+    for (NameSpan span : name_spans(parts))
+      runs += (runs.empty() ? "" : ",\n") + indented(dump_lossless(merged_run(parts, span), 2), 4);
+    out << kSarifHead << "  \"runs\": [\n" << runs << "\n  ]\n}\n";
   } else if (format == "junit") {
-    std::vector<JunitSuite> suites;
-    for (const FleetPart& p : parts) {
-      suites.push_back(p.junit);
-      suites.back().xml = p.text;
-    }
-    write_junit_document(out, suites);
+    write_junit_parts(out, parts);
   } else if (format == "codequality") {
-    std::string issues = joined(",\n");
-    out << (issues.empty() ? "[]\n" : "[\n" + issues + "\n]\n");
+    out << joined_codequality(parts);
   } else {
-    bool anything = false;
-    for (const FleetPart& p : parts) {
-      if (p.text.empty()) continue;
-      out << p.text << '\n';
-      anything = true;
-    }
+    bool anything = write_text_parts(out, parts, text);
     if (!text.quiet || anything) write_text_summary(out, parts, stats);
+  }
+}
+
+void write_platforms(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
+                     const FleetStats& stats, const TextOptions& text) {
+  const NameSpan all{0, parts.size()};
+  if (format == "json") {
+    nlohmann::json head = group_head(parts, all);
+    std::string platforms;
+    for (const FleetPart& p : parts) platforms += (platforms.empty() ? "" : ",\n") + p.text;
+    out << "{\n  \"schema_version\": " << kJsonSchemaVersion << ",\n  \"tool\": "
+        << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump()
+        << ",\n  \"name\": " << dump_lossless(head["name"]) << ",\n  \"platforms\": [\n" << platforms
+        << "\n  ],\n  \"differences\": " << dump_lossless(head["differences"])
+        << ",\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
+  } else if (format == "sarif") {
+    out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(merged_run(parts, all), 2), 4) << "\n  ]\n}\n";
+  } else {
+    write_fleet(out, format, parts, stats, text);
   }
 }
 

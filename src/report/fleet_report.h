@@ -10,6 +10,7 @@ namespace imgaudit {
 // One image of a run of many: the name it was given by, and its report or why it could not be read.
 struct FleetEntry {
   std::string name;
+  std::string platform;  // "linux/arm64" when the image is one platform of several (--platform all)
   const AuditReport* report = nullptr;  // null when the image could not be read
   std::string error;
 };
@@ -18,7 +19,9 @@ struct FleetEntry {
 // document needs of it afterwards: its summary row and, for JUnit, its suite's counts.
 struct FleetPart {
   std::string text;
-  std::string name, digest, error;
+  std::string name, platform, digest, error;
+  std::vector<Finding> findings;  // with a platform: what differs between a name's platforms is said from them
+  nlohmann::json sarif_run;       // sarif: the run, its results tagged with the platform (text is empty)
   size_t errors = 0, warnings = 0, infos = 0;
   JunitSuite junit;  // counts only (the element is in text)
 };
@@ -29,13 +32,23 @@ struct FleetStats {
   size_t images = 0, distinct = 0, layers_read = 0, layers_shared = 0;
 };
 
-// The whole document, the parts in the order the images were given:
-// - text: each image's report under its name, then a table of all;
-// - json: {"schema_version", "tool", "images": [each image's document with "name", or {"name", "error"}], "summary"};
-// - sarif: one run an image (an unreadable one: a run whose invocation failed, saying why);
+// The whole document, the parts in the order the images were given (a name's platforms, with
+// --platform all, one after another in the index's order, and called a group here):
+// - text: each image's report under its name (and platform), what differs between a group's
+//   platforms after it, then a table of all;
+// - json: {"schema_version", "tool", "images": [each image's document with "name", or {"name", "error"}, or
+//   for a group {"name", "platforms": [each platform's document with "platform"], "differences"}], "summary"};
+// - sarif: one run a name (a group's results each tagged with its platform; an unreadable image: a
+//   run whose invocation failed, saying why);
 // - junit: one <testsuite> an image (an unreadable one: one test case in error);
 // - codequality: the issues of every image, each description and fingerprint its image's own.
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text);
+
+// The report on the platforms of one name alone (the parts one group): as write_fleet's group, with
+// schema_version, tool and summary at the top in json; one run in sarif; in text, the summary
+// table after the differences.
+void write_platforms(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
+                     const FleetStats& stats, const TextOptions& text);
 
 }  // namespace imgaudit

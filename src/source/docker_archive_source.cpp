@@ -82,9 +82,10 @@ std::string tags_of(const std::vector<SavedImage>& images) {
 
 // By tag (or "@N", the Nth image, as skopeo names untagged ones), then by
 // platform. Several images and no choice is refused, as skopeo refuses it:
-// auditing one of them silently would pass a CI job on the wrong image.
+// auditing one of them silently would pass a CI job on the wrong image. `platforms` gets those of
+// the images chosen from, when there were several.
 const SavedImage& choose(const BlobStore& store, const std::vector<SavedImage>& images, const std::string& reference,
-                         const std::optional<Platform>& platform) {
+                         const std::optional<Platform>& platform, std::vector<Platform>& platforms) {
   std::vector<const SavedImage*> candidates;
   if (starts_with(reference, "@")) {
     size_t n = 0;
@@ -106,7 +107,6 @@ const SavedImage& choose(const BlobStore& store, const std::vector<SavedImage>& 
   if (!platform)
     throw InputError("the archive holds " + std::to_string(candidates.size()) + " images (tags: " + tags_of(images) +
                      "): name one as docker-archive:FILE:TAG, or docker-archive:FILE:@N for the Nth from @0");
-  std::vector<Platform> platforms;
   for (const SavedImage* img : candidates) {
     std::string digest;
     platforms.push_back(config_platform(read_config(store, img->config_path, &digest)));
@@ -173,7 +173,12 @@ std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore
                                                  const std::optional<Platform>& platform) {
   if (!store->exists("manifest.json")) throw InputError("not a docker archive: no manifest.json");
   std::vector<SavedImage> images = read_saved_images(*store);
-  const SavedImage& img = choose(*store, images, reference, platform);
+  // Another platform's image is named by its own config and tags, not this one's.
+  ImageSource::Reopen reopen = [store, identity, description, reference](const Platform& p) {
+    return open_docker_archive(store, identity, description, reference, p);
+  };
+  std::vector<Platform> platforms;
+  const SavedImage& img = choose(*store, images, reference, platform, platforms);
   std::string config_digest;
   nlohmann::json config = read_config(*store, img.config_path, &config_digest);
   if (platform && config.contains("architecture")) choose_platform({config_platform(config)}, platform);
@@ -187,14 +192,19 @@ std::unique_ptr<ImageSource> open_docker_archive(std::shared_ptr<const BlobStore
     BlobStoreManifests manifests(*store);
     for (const ImageChoice& c : list_images(manifests, index, "index.json")) {
       ResolvedManifest m = resolve_image(manifests, c.descriptor);
-      if (m.config_digest == config_digest && m.layers.size() == img.layer_paths.size())
-        return std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), m.digest,
-                                             std::move(config), stored_layers(m.layers));
+      if (m.config_digest == config_digest && m.layers.size() == img.layer_paths.size()) {
+        auto source = std::make_unique<StoredImage>(description, identity, store, m.digest, std::move(config),
+                                                    stored_layers(m.layers));
+        source->set_platforms(std::move(platforms), reopen);
+        return source;
+      }
     }
   }
   std::vector<StoredImage::Layer> layers = saved_layers(*store, img, config);
-  return std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), "",
-                                       std::move(config), std::move(layers));
+  auto source = std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), "",
+                                              std::move(config), std::move(layers));
+  source->set_platforms(std::move(platforms), std::move(reopen));
+  return source;
 }
 
 }  // namespace imgaudit

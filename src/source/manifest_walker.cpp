@@ -59,8 +59,9 @@ void collect(ManifestStore& store, const nlohmann::json& index, const std::strin
   }
 }
 
+// `platforms` gets those of the images chosen from, when there were several.
 ImageChoice choose(ManifestStore& store, std::vector<ImageChoice> choices, const std::string& tag,
-                   const std::optional<Platform>& platform) {
+                   const std::optional<Platform>& platform, std::vector<Platform>& platforms) {
   if (!tag.empty()) {
     std::vector<std::string> tags;
     std::vector<ImageChoice> tagged;
@@ -76,7 +77,6 @@ ImageChoice choose(ManifestStore& store, std::vector<ImageChoice> choices, const
   if (choices.empty()) throw InputError("the index lists no image manifest");
   if (choices.size() == 1) return choices.front();  // a platform asked is checked against its config
   // Index entries without a platform get the one their config declares.
-  std::vector<Platform> platforms;
   for (ImageChoice& c : choices) {
     if (!c.platform) c.platform = config_platform(resolve_image(store, c.descriptor).config);
     platforms.push_back(*c.platform);
@@ -140,7 +140,7 @@ bool is_index(const std::string& type, const nlohmann::json& document) {
 }
 
 size_t choose_platform(const std::vector<Platform>& platforms, const std::optional<Platform>& wanted) {
-  if (platforms.size() == 1 && !wanted) return 0;
+  if (!platforms.empty() && ((platforms.size() == 1 && !wanted) || (wanted && wanted->every))) return 0;
   Platform target = wanted ? *wanted : host_platform();
   for (size_t i = 0; i < platforms.size(); ++i)
     if (target.matches(platforms[i])) return i;
@@ -170,9 +170,11 @@ ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root,
     if (!tag.empty()) throw InputError(what + ": a single image manifest, no tag \"" + tag + "\" to choose");
     return resolve_parsed(store, root_digest, root, platform, wanted);
   }
-  ImageChoice choice = choose(store, list_images(store, root, what), tag, platform);
+  std::vector<Platform> platforms;
+  ImageChoice choice = choose(store, list_images(store, root, what), tag, platform, platforms);
   ResolvedManifest r = resolve_image(store, choice.descriptor, platform, wanted);
   r.ref_name = choice.ref_name;
+  r.platforms = std::move(platforms);
   return r;
 }
 

@@ -42,7 +42,8 @@ std::string platform_list(const std::vector<Platform>& platforms);
 bool is_index(const std::string& media_type, const nlohmann::json& document);
 
 // Of several images with these platforms, the one for `wanted` (else the
-// host's); a single image is taken as it is unless a platform was asked.
+// host's; the first when every platform is asked); a single image is taken as it is unless a
+// platform was asked.
 // InputError "no image for platform ..." listing the platforms otherwise.
 size_t choose_platform(const std::vector<Platform>& platforms, const std::optional<Platform>& wanted);
 
@@ -63,6 +64,8 @@ struct ResolvedManifest {
   nlohmann::json manifest;
   nlohmann::json config;
   std::vector<Descriptor> layers;
+  // The platforms of the index entries the image was chosen from, when there were several.
+  std::vector<Platform> platforms;
 };
 
 // Whether the image manifest of this digest is to be audited (a shard's test). The walk reads no
@@ -75,7 +78,8 @@ ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descr
                                const ManifestWanted& wanted = {});
 
 // The manifest `root` (an index or a manifest, `root_digest` when it has
-// one) leads to: by ref name when `tag` is given, then by platform.
+// one) leads to: by ref name when `tag` is given, then by platform (the first, with the
+// platforms of all, when every platform is asked).
 ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
                                const std::string& root_digest, const std::string& what, const std::string& tag,
                                const std::optional<Platform>& platform, const ManifestWanted& wanted = {});

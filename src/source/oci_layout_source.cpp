@@ -16,8 +16,12 @@ std::unique_ptr<ImageSource> open_oci_layout(std::shared_ptr<const BlobStore> st
   ResolvedManifest m = walk_to_image(manifests, index, media_type::kOciIndex, "", "index.json", tag, platform);
   ImageIdentity identity{std::move(transport), m.config_digest, {}, {}, ""};
   if (!m.ref_name.empty()) identity.repo_tags.push_back(m.ref_name);
-  return std::make_unique<StoredImage>(std::move(description), std::move(identity), std::move(store), m.digest,
-                                       std::move(m.config), stored_layers(m.layers));
+  auto source = std::make_unique<StoredImage>(description, std::move(identity), store, m.digest, std::move(m.config),
+                                              stored_layers(m.layers));
+  source->set_platforms(std::move(m.platforms), [store, transport, description, tag](const Platform& p) {
+    return open_oci_layout(store, transport, description, tag, p);
+  });
+  return source;
 }
 
 }  // namespace imgaudit

@@ -29,12 +29,14 @@ std::string effective_variant(const Platform& p) {
 }  // namespace
 
 std::string Platform::str() const {
+  if (every) return "all";
   std::string s = os + "/" + architecture;
   if (!variant.empty()) s += "/" + variant;
   return s;
 }
 
 Platform Platform::parse(const std::string& text) {
+  if (text == "all") return Platform{"", "", "", true};
   std::vector<std::string> parts = split(text, "/");
   // A bare architecture ("arm64", "amd64") is linux's, as grype, syft and docker take it; so is one
   // with a variant ("arm/v7"): no operating system is named like an architecture.
@@ -50,6 +52,7 @@ Platform Platform::parse(const std::string& text) {
 }
 
 bool Platform::matches(const Platform& other) const {
+  if (every) return true;
   if (os != other.os || canonical_arch(architecture) != canonical_arch(other.architecture)) return false;
   return variant.empty() || effective_variant(*this) == effective_variant(other);
 }

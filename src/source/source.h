@@ -14,8 +14,11 @@ struct Platform {
   std::string os;            // "linux"
   std::string architecture;  // "amd64", "arm64", ...
   std::string variant;       // "v8", "" ...
-  std::string str() const;   // "linux/arm64/v8"
-  // "os/arch[/variant]"; throws InputError when malformed.
+  // Asked for every platform of an index (--platform all): the walk takes the first image and
+  // lists them all (ImageSource::platforms), and every platform matches.
+  bool every = false;
+  std::string str() const;   // "linux/arm64/v8"; "all" when `every`
+  // "os/arch[/variant]", or "all" for every platform; throws InputError when malformed.
   static Platform parse(const std::string& text);
   // True when `other` fits this (requested) platform; an empty variant matches any.
   bool matches(const Platform& other) const;
@@ -62,6 +65,19 @@ class ImageSource {
   virtual ImageIdentity identity() const { return {}; }
   // For a plain root filesystem folder: its path; otherwise nullopt.
   virtual std::optional<std::string> root_dir() const { return std::nullopt; }
+
+  // The image for another platform of the same index, walked from what was read already: the
+  // index is not fetched again nor a stream read again. Throws InputError when there is none.
+  using Reopen = std::function<std::unique_ptr<ImageSource>(const Platform&)>;
+  // The platforms of the index this image was chosen from, in its order (attestations left out),
+  // when it held several; empty otherwise.
+  const std::vector<Platform>& platforms() const { return platforms_; }
+  std::unique_ptr<ImageSource> for_platform(const Platform& platform) const;
+  void set_platforms(std::vector<Platform> platforms, Reopen reopen);
+
+ private:
+  std::vector<Platform> platforms_;
+  Reopen reopen_;
 };
 
 // Hands over a member of an archive read in one pass that looks like a layer

@@ -38,13 +38,7 @@ std::string musl_image_with_glibc_binary(const TempDir& tmp) {
 std::string validate_sarif(const std::string& sarif_file) {
   std::string schema = SARIF_SCHEMA;
   if (!std::filesystem::exists(schema)) return "no schema";
-  std::string out;
-  int rc = run("python3 -c 'import json, sys, jsonschema\n"
-               "schema = json.load(open(sys.argv[1]))\n"
-               "doc = json.load(open(sys.argv[2]))\n"
-               "jsonschema.validators.validator_for(schema)(schema).validate(doc)\n"
-               "print(\"valid\")' '" + schema + "' '" + sarif_file + "' 2>&1", &out);
-  return rc == 0 ? "valid" : out;
+  return schema_verdict(schema, sarif_file);
 }
 
 // The Dockerfile that built musl_image_with_glibc_binary.

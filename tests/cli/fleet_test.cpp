@@ -211,14 +211,7 @@ TEST(Fleet, CiFormatsHaveAPartEachImage) {
             missing + ": no such file or directory");
   if (std::filesystem::exists(SARIF_SCHEMA)) {
     write_file(tmp / "r.sarif", r.out);
-    std::string out;
-    EXPECT_EQ(run("python3 -c 'import json, sys, jsonschema\n"
-                  "schema = json.load(open(sys.argv[1]))\n"
-                  "jsonschema.validators.validator_for(schema)(schema).validate(json.load(open(sys.argv[2])))' '" SARIF_SCHEMA
-                  "' '" + tmp / "r.sarif" + "' 2>&1",
-                  &out),
-              0)
-        << out;
+    EXPECT_EQ(schema_verdict(SARIF_SCHEMA, tmp / "r.sarif"), "valid");
   }
 
   std::string junit = read_file(tmp / "junit.xml");

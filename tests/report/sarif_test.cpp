@@ -27,14 +27,7 @@ nlohmann::json sarif(const AuditReport& r) {
 std::string validate_with_schema(const nlohmann::json& doc) {
   TempDir tmp;
   write_file(tmp / "report.sarif", doc.dump());
-  std::string out;
-  int rc = run("python3 -c 'import json, sys, jsonschema\n"
-               "schema = json.load(open(sys.argv[1]))\n"
-               "doc = json.load(open(sys.argv[2]))\n"
-               "jsonschema.validators.validator_for(schema)(schema).validate(doc)\n"
-               "print(\"valid\")' '" SARIF_SCHEMA "' '" + tmp / "report.sarif" + "' 2>&1",
-               &out);
-  return rc == 0 ? "valid" : out;
+  return schema_verdict(SARIF_SCHEMA, tmp / "report.sarif");
 }
 
 // What GitHub's upload checks, and what imgaudit promises every result: a ruleId among the rules (and the

@@ -233,6 +233,17 @@ std::string decode_lossless_utf8(const std::string& s) {
   return out;
 }
 
+std::string schema_verdict(const std::string& schema, const std::string& document) {
+  std::string out;
+  int rc = run("python3 -c 'import json, sys, jsonschema\n"
+               "schema = json.load(open(sys.argv[1]))\n"
+               "doc = json.load(open(sys.argv[2]))\n"
+               "jsonschema.validators.validator_for(schema)(schema).validate(doc)\n"
+               "print(\"valid\")' " + shell_quoted(schema) + " " + shell_quoted(document) + " 2>&1",
+               &out);
+  return rc == 0 ? "valid" : out;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;

@@ -82,6 +82,9 @@ std::string toolchain_problem(const std::string& compiler, const std::string& fl
 std::string go_env(const std::string& dir);
 
 std::string read_file(const std::string& path);
+// The JSON Schema `schema` file's verdict on the JSON file `document` (python3-jsonschema): "valid", or
+// the validator's complaint.
+std::string schema_verdict(const std::string& schema, const std::string& document);
 void write_file(const std::string& path, const std::string& content, unsigned mode = 0644);
 
 // ../shared/rootfs/alpine-minirootfs-3.20.3-<arch>.tar.gz beside the project, or "" when absent.
