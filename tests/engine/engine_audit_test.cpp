@@ -214,6 +214,12 @@ TEST_F(EngineAudit, APlatformTheLocalImageIsNotForIsRefusedOrPassedOver) {
       << bare.err;
   CliResult same = audit("--format json --fail-on never --platform " + arch + " app-test:1");
   EXPECT_EQ(same.status, 0) << same.err;
+  // The engine stores one platform of the tag: --platform all is that one.
+  CliResult all = audit("--format json --fail-on never --platform all docker-daemon:app-test:1");
+  ASSERT_EQ(all.status, 0) << all.err;
+  nlohmann::json doc = nlohmann::json::parse(all.out);
+  ASSERT_EQ(doc["platforms"].size(), 1u) << all.out;
+  EXPECT_EQ(doc["platforms"][0]["platform"], arch);
 }
 
 TEST_F(EngineAudit, EngineErrorsAreOneLine) {
