@@ -120,10 +120,9 @@ void read_version_needs(const ElfFile& file, const StringTable& strings, uint64_
 // The values of the dynamic entries the readers use, before any is resolved.
 struct DynamicEntries {
   std::vector<uint64_t> needed;
-  std::vector<uint64_t> table_addresses;  // where tables that follow .dynsym may start
-  std::optional<uint64_t> soname, rpath, runpath, strtab, strsz, symtab, hash, gnu_hash, verneed, verneednum;
-  uint64_t syment = 0;
+  std::optional<uint64_t> soname, rpath, runpath, strtab, strsz, verneed, verneednum;
   uint64_t flags_1 = 0;
+  DynamicSymbols symbols;  // without its strtab yet
 };
 
 const GElf_Phdr* dynamic_segment(const ElfFile& file) {
@@ -132,36 +131,52 @@ const GElf_Phdr* dynamic_segment(const ElfFile& file) {
   return nullptr;
 }
 
+// Takes entry `d`; false at DT_NULL, which ends the array.
+bool take_entry(const GElf_Dyn& d, DynamicEntries& e) {
+  uint64_t v = d.d_un.d_val;
+  switch (d.d_tag) {
+    case DT_NULL: return false;
+    case DT_NEEDED:
+      if (e.needed.size() == kMaxNeeded) elf_fail("over " + std::to_string(kMaxNeeded) + " DT_NEEDED entries");
+      e.needed.push_back(v);
+      break;
+    case DT_SONAME: e.soname = v; break;
+    case DT_RPATH: e.rpath = v; break;
+    case DT_RUNPATH: e.runpath = v; break;
+    case DT_STRTAB: e.strtab = v; e.symbols.following_tables.push_back(v); break;
+    case DT_STRSZ: e.strsz = v; break;
+    case DT_SYMTAB: e.symbols.symtab = v; break;
+    case DT_SYMENT: e.symbols.syment = v; break;
+    case DT_HASH: e.symbols.hash = v; break;
+    case DT_GNU_HASH: e.symbols.gnu_hash = v; e.symbols.following_tables.push_back(v); break;
+    case DT_VERNEED: e.verneed = v; e.symbols.following_tables.push_back(v); break;
+    case DT_VERNEEDNUM: e.verneednum = v; break;
+    case DT_FLAGS_1: e.flags_1 = v; break;
+    case DT_VERSYM: case DT_VERDEF: case DT_REL: case DT_RELA: case DT_JMPREL:
+      e.symbols.following_tables.push_back(v);
+      break;
+    default: break;
+  }
+  return true;
+}
+
+// ld.so takes the dynamic array at PT_DYNAMIC's address in the loaded image (l_ld) and reads it up to
+// DT_NULL, whatever the segment's file offset and size say; so does this, in blocks, so that a large
+// segment after the array is not converted.
 DynamicEntries read_entries(const ElfFile& file, const GElf_Phdr& dynamic) {
-  Elf_Data* data = file.typed(file.range(dynamic.p_offset, dynamic.p_filesz, "PT_DYNAMIC segment"), ELF_T_DYN,
-                              "PT_DYNAMIC segment");
-  size_t count = std::min<size_t>(data->d_size / file.record_size(ELF_T_DYN), INT32_MAX);
+  std::string_view rest = file.at_vaddr(dynamic.p_vaddr, "PT_DYNAMIC segment");
+  const size_t entry = file.record_size(ELF_T_DYN);
+  constexpr size_t kBlock = 64;
   DynamicEntries e;
-  for (size_t i = 0; i < count; ++i) {
-    GElf_Dyn d;
-    if (!gelf_getdyn(data, int(i), &d)) elf_fail("unreadable dynamic entry");
-    uint64_t v = d.d_un.d_val;
-    switch (d.d_tag) {
-      case DT_NULL: return e;
-      case DT_NEEDED:
-        if (e.needed.size() == kMaxNeeded) elf_fail("over " + std::to_string(kMaxNeeded) + " DT_NEEDED entries");
-        e.needed.push_back(v);
-        break;
-      case DT_SONAME: e.soname = v; break;
-      case DT_RPATH: e.rpath = v; break;
-      case DT_RUNPATH: e.runpath = v; break;
-      case DT_STRTAB: e.strtab = v; break;
-      case DT_STRSZ: e.strsz = v; break;
-      case DT_SYMTAB: e.symtab = v; break;
-      case DT_SYMENT: e.syment = v; break;
-      case DT_HASH: e.hash = v; break;
-      case DT_GNU_HASH: e.gnu_hash = v; break;
-      case DT_VERNEED: e.verneed = v; break;
-      case DT_VERNEEDNUM: e.verneednum = v; break;
-      case DT_FLAGS_1: e.flags_1 = v; break;
-      case DT_VERSYM: case DT_VERDEF: case DT_REL: case DT_RELA: case DT_JMPREL: e.table_addresses.push_back(v); break;
-      default: break;
+  while (rest.size() >= entry) {
+    size_t n = std::min(kBlock, rest.size() / entry);
+    Elf_Data* data = file.typed(rest.substr(0, n * entry), ELF_T_DYN, "PT_DYNAMIC segment");
+    for (size_t i = 0; i < n; ++i) {
+      GElf_Dyn d;
+      if (!gelf_getdyn(data, int(i), &d)) elf_fail("unreadable dynamic entry");
+      if (!take_entry(d, e)) return e;
     }
+    rest.remove_prefix(n * entry);
   }
   elf_fail("dynamic section without DT_NULL");
 }
@@ -171,7 +186,7 @@ void read_names(const ElfFile& file, const DynamicEntries& e, DynamicInfo& info)
   std::string_view strings = file.at_vaddr(*e.strtab, "dynamic string table");
   if (*e.strsz > strings.size()) elf_fail("dynamic string table past end of its segment");
   StringTable table{strings.substr(0, *e.strsz), "dynamic string table"};
-  info.strtab = table.bytes;
+  info.symbols.strtab = table.bytes;
   auto loader_string = [&](uint64_t offset, const char* tag, size_t limit) {
     std::string_view s = table.at(offset);
     if (s.size() > limit) elf_fail(std::string(tag) + " string over " + std::to_string(limit) + " bytes");
@@ -187,21 +202,18 @@ void read_names(const ElfFile& file, const DynamicEntries& e, DynamicInfo& info)
   }
 }
 
-// The size of .dynsym, which no dynamic entry states: from a hash table, else from the table laid out after it.
-std::optional<uint64_t> dynamic_symbol_count(const ElfFile& file, const DynamicEntries& e) {
-  if (e.syment != 0 && e.syment != file.record_size(ELF_T_SYM)) elf_fail("bad dynamic symbol entry size");
-  if (e.hash) return symbols_from_hash(file, *e.hash);
-  if (e.gnu_hash)
-    if (auto counted = symbols_from_gnu_hash(file, *e.gnu_hash)) return counted;
+// The size of .dynsym: from a hash table, else from the table laid out after it.
+std::optional<uint64_t> dynamic_symbol_count(const ElfFile& file, const DynamicSymbols& s) {
+  if (s.syment != 0 && s.syment != file.record_size(ELF_T_SYM)) elf_fail("bad dynamic symbol entry size");
+  if (s.hash) return symbols_from_hash(file, *s.hash);
+  if (s.gnu_hash)
+    if (auto counted = symbols_from_gnu_hash(file, *s.gnu_hash)) return counted;
   // Linkers put .dynsym right before the next dynamic table.
-  std::vector<uint64_t> starts = e.table_addresses;
-  for (auto t : {e.strtab, e.gnu_hash, e.verneed})
-    if (t) starts.push_back(*t);
   uint64_t end = UINT64_MAX;
-  for (uint64_t a : starts)
-    if (a > *e.symtab) end = std::min(end, a);
+  for (uint64_t a : s.following_tables)
+    if (a > *s.symtab) end = std::min(end, a);
   if (end == UINT64_MAX) return std::nullopt;
-  return (end - *e.symtab) / file.record_size(ELF_T_SYM);
+  return (end - *s.symtab) / file.record_size(ELF_T_SYM);
 }
 
 }  // namespace
@@ -218,14 +230,8 @@ DynamicInfo read_dynamic(const ElfFile& file) {
       elf_fail("dynamic section without string table");
     return info;
   }
+  info.symbols = std::move(e.symbols);
   read_names(file, e, info);
-  if (e.symtab) {
-    info.symtab_vaddr = *e.symtab;
-    if (auto count = dynamic_symbol_count(file, e)) {
-      info.symbol_count = *count;
-      info.has_symbols = true;
-    }
-  }
   return info;
 }
 
@@ -246,11 +252,13 @@ bool visit_symbols(const ElfFile& file, const DynamicInfo& dyn,
     }
   };
   bool any = false;
-  if (dyn.has_symbols) {
-    visit_table(file.at_vaddr(dyn.symtab_vaddr, "dynamic symbol table"), StringTable{dyn.strtab, "dynamic string table"},
-                dyn.symbol_count, "dynamic symbol table", true);
-    any = true;
-  }
+  const DynamicSymbols& dynsym = dyn.symbols;
+  if (dynsym.symtab)
+    if (std::optional<uint64_t> count = dynamic_symbol_count(file, dynsym)) {
+      visit_table(file.at_vaddr(*dynsym.symtab, "dynamic symbol table"),
+                  StringTable{dynsym.strtab, "dynamic string table"}, *count, "dynamic symbol table", true);
+      any = true;
+    }
   const auto& sections = file.sections();
   std::unordered_set<uint64_t> tables_seen;  // one table named by many section headers is read once
   for (const ElfFile::Section& s : sections) {

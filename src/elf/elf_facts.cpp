@@ -252,12 +252,14 @@ void take_dynamic(DynamicInfo& dyn, ElfFacts& f) {
   f.glibc_required = newest_glibc(f.version_needs);
 }
 
-void set_runtime_facts(const SymbolEvidence& symbols, const ContentScan& scan, bool go, bool statically_linked,
+// `symbols_needed`: without symbols, whether the file starts threads is unknown (a static file,
+// whose libc calls no library; a file whose symbol tables are damaged).
+void set_runtime_facts(const SymbolEvidence& symbols, const ContentScan& scan, bool go, bool symbols_needed,
                        ElfFacts& f) {
   f.threads = go || symbols.thread_start ||
               std::any_of(f.needed.begin(), f.needed.end(),
                           [](std::string_view n) { return starts_with(n, "libpthread."); });
-  if (!*f.threads && !symbols.any && statically_linked) f.threads = std::nullopt;
+  if (!*f.threads && !symbols.any && symbols_needed) f.threads = std::nullopt;
 
   f.allocator = symbols.allocator;
   if (f.allocator.empty()) f.allocator = allocator_from_needed(f.needed);
@@ -320,16 +322,14 @@ ByteRanges code_of(const ElfFile& file) {
   return code;
 }
 
-ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
-  ElfFacts f;
-  read_headers(file, f);
-  DynamicInfo dyn = read_dynamic(file);
-  take_dynamic(dyn, f);
-  f.linkage = linkage_of(f, file, dyn);
-  f.is_program = is_program_of(f, file, dyn);
-  f.os = target_os(file, f.interpreter);
+// What the file says beyond what the kernel and ld.so read to start it: its sections, symbol
+// tables and notes, and its content. `loader_view`: those tables are damaged, so none is read
+// (the file as the loader sees it), and what only they tell stays unknown.
+void read_beyond_loader(const ElfFile& file, const DynamicInfo& dyn, const ElfCapture* kept, bool loader_view,
+                        ElfFacts& f) {
+  f.os = target_os(file, f.interpreter, !loader_view);
   bool statically_linked = f.linkage != Linkage::Dynamic;
-  SymbolEvidence symbols = symbol_evidence(file, dyn, statically_linked);
+  SymbolEvidence symbols = loader_view ? SymbolEvidence{} : symbol_evidence(file, dyn, statically_linked);
 
   const ElfFile::Section* go_section = file.section(".go.buildinfo");
   ScanScope scope;
@@ -347,7 +347,7 @@ ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
     f.go_cgo = go->cgo;
     f.go_tzdata = scan.found(kGoTzdata);
   }
-  set_runtime_facts(symbols, scan, go.has_value(), statically_linked, f);
+  set_runtime_facts(symbols, scan, go.has_value(), statically_linked || loader_view, f);
   set_language_facts(file, scan, f);
   std::string_view head = file.bytes().substr(0, 4096);
   f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
@@ -357,6 +357,37 @@ ElfFacts collect(const ElfFile& file, const ElfCapture* kept) {
   // strings are looked for only in a file kept whole.
   if (is_glibc_own_library(f) && !kept) f.glibc_release = glibc_release_in(file.bytes());
   if (f.is_musl_loader && !kept) f.musl_release = musl_release_in(file.bytes());
+}
+
+bool has_load_segments(const ElfFile& file) {
+  return std::any_of(file.segments().begin(), file.segments().end(),
+                     [](const GElf_Phdr& ph) { return ph.p_type == PT_LOAD; });
+}
+
+// The kernel reads the ELF and program headers (PT_LOAD, PT_INTERP, PT_GNU_STACK) and ld.so the
+// dynamic segment: damage there is an ElfFormatError, as the file does not load. Damage anywhere
+// else (the section header table, a section, a symbol, hash or note table) leaves the program
+// running as before, so its loader's facts stand and the damage is told beside them.
+ElfFacts collect(ElfFile& file, const ElfCapture* kept) {
+  // An object file is nothing but its sections; only what is loaded has a view without them.
+  const bool loadable = has_load_segments(file);
+  if (!loadable && !file.sections_problem().empty()) elf_fail(file.sections_problem());
+  ElfFacts f;
+  read_headers(file, f);
+  DynamicInfo dyn = read_dynamic(file);
+  take_dynamic(dyn, f);
+  f.linkage = linkage_of(f, file, dyn);
+  f.is_program = is_program_of(f, file, dyn);
+  const ElfFacts loaded = f;
+  try {
+    read_beyond_loader(file, dyn, kept, !file.sections_problem().empty(), f);
+  } catch (const ElfFormatError& e) {
+    if (!loadable) throw;
+    file.forget_sections(e.message);
+    f = loaded;
+    read_beyond_loader(file, dyn, kept, true, f);
+  }
+  f.sections_error = file.sections_problem();
   return f;
 }
 

@@ -71,6 +71,11 @@ struct ElfFacts {
   // calling only res_* is not told from one looking up users). Not the libc that defines
   // them (libc.so.6, musl's libc.so).
   bool resolves_names = false;
+  // Why the parts of the file the kernel and ld.so never read to start it (the section header
+  // table, a section, the symbol, hash or note tables) were not read: "" when they were. The file
+  // is then read as the loader reads it, from its program headers and dynamic segment: the facts
+  // above that only those parts tell are unknown (threads null, swift, rust, os from notes, ...).
+  std::string sections_error;
 };
 
 class ElfCapture;
@@ -86,7 +91,9 @@ struct ElfIdentity {
 std::optional<ElfIdentity> elf_identity(std::string_view head);
 
 // Inspects the bytes of a whole ELF file. Every offset and count is bounded by
-// the buffer: a malformed file gives an ElfError, never partial facts.
+// the buffer: a file that does not load (damaged ELF or program headers, PT_INTERP or dynamic
+// segment) gives an ElfError, never partial facts; one damaged only where the loader never reads
+// gives the loader's facts and ElfFacts::sections_error.
 struct ElfError {
   std::string message;  // "section header table past end of file", ...
   std::optional<ElfIdentity> identity;

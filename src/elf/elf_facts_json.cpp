@@ -77,6 +77,7 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"swift", f.swift},
       {"swift_static", f.swift_static},
       {"resolves_names", f.resolves_names},
+      {"sections_error", f.sections_error},
   };
 }
 
@@ -116,6 +117,7 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.swift = j.value("swift", f.swift);
   f.swift_static = j.value("swift_static", f.swift_static);
   f.resolves_names = j.value("resolves_names", f.resolves_names);
+  f.sections_error = j.value("sections_error", f.sections_error);
 }
 
 }  // namespace imgaudit

@@ -48,7 +48,11 @@ void ElfFile::open() {
   }
   try {
     if (!gelf_getehdr(elf_, &ehdr_)) elf_fail(std::string("unreadable ELF header: ") + elf_errmsg(-1));
-    read_sections();
+    try {
+      read_sections();
+    } catch (const ElfFormatError& e) {
+      forget_sections(e.message);
+    }
     read_segments();
   } catch (...) {
     elf_end(elf_);
@@ -99,6 +103,11 @@ const ElfFile::Section* ElfFile::section(std::string_view name) const {
   for (const Section& s : sections_)
     if (s.name == name) return &s;
   return nullptr;
+}
+
+void ElfFile::forget_sections(std::string why) {
+  sections_.clear();
+  if (sections_problem_.empty()) sections_problem_ = std::move(why);  // the first damage found is the one told
 }
 
 void ElfFile::read_sections() {

@@ -21,6 +21,10 @@ struct ElfFormatError {
 // silently shorten (headers past the end of the file) is an ElfFormatError.
 // Of a large file only parts may be kept (ElfCapture): reading outside them is an
 // ElfFormatError too, never zeros taken for content.
+//
+// The kernel and ld.so read a program through its ELF and program headers only, so a
+// section header table that cannot be read is no ElfFormatError: the file opens without
+// sections, as sstrip leaves one, and sections_problem() says why.
 class ElfFile {
  public:
   struct Section {
@@ -41,6 +45,11 @@ class ElfFile {
   const std::vector<GElf_Phdr>& segments() const { return segments_; }
   const std::vector<Section>& sections() const { return sections_; }
   const Section* section(std::string_view name) const;
+  // Why the sections are not read ("" when they are): their table is damaged, or a part the
+  // kernel and ld.so never read (a section, a symbol or hash table) was found damaged and
+  // forget_sections() dropped them, so that the file is read as the loader reads it.
+  const std::string& sections_problem() const { return sections_problem_; }
+  void forget_sections(std::string why);
 
   // Bytes [offset, offset + size) of the file; throws naming `what` when out of range or not kept.
   std::string_view range(uint64_t offset, uint64_t size, const char* what) const;
@@ -69,6 +78,7 @@ class ElfFile {
   GElf_Ehdr ehdr_{};
   std::vector<GElf_Phdr> segments_;
   std::vector<Section> sections_;
+  std::string sections_problem_;
 };
 
 [[noreturn]] void elf_fail(std::string message);

@@ -67,9 +67,10 @@ std::string os_of_note(const ElfNote& note, bool little_endian) {
 
 }  // namespace
 
-std::string target_os(const ElfFile& file, std::string_view interpreter) {
+std::string target_os(const ElfFile& file, std::string_view interpreter, bool read_notes) {
   if (std::string os = os_of_osabi(file.header().e_ident[EI_OSABI]); !os.empty()) return os;
   if (std::string os = os_of_interpreter(interpreter); !os.empty()) return os;
+  if (!read_notes) return "linux";
   std::string os;  // a note naming another system wins over one naming Linux
   visit_notes(file, [&](const ElfNote& note) {
     std::string named = os_of_note(note, file.little_endian());

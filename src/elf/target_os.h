@@ -7,7 +7,7 @@
 namespace imgaudit {
 
 // The operating system an ELF file is built for ("linux", "android", "freebsd", ...; see ElfFacts::os),
-// from EI_OSABI, the PT_INTERP path `interpreter` and the ABI notes.
-std::string target_os(const ElfFile& file, std::string_view interpreter);
+// from EI_OSABI, the PT_INTERP path `interpreter` and (when `read_notes`) the ABI notes.
+std::string target_os(const ElfFile& file, std::string_view interpreter, bool read_notes);
 
 }  // namespace imgaudit
