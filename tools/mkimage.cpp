@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
 
   try {
     spec.platform = Platform::parse(platform);
+    if (spec.platform.every) throw InputError("--platform: an image is written for one platform, not all");
     // Layers keep the order they were given in, across both options.
     size_t next_dir = 0, next_tar = 0;
     for (CLI::Option* o : app.parse_order()) {

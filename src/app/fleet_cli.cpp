@@ -1,6 +1,5 @@
 #include "app/fleet_cli.h"
 
-#include <fstream>
 #include <iostream>
 
 #include "app/image_list.h"
@@ -28,17 +27,6 @@ void add_fleet_options(CLI::App& app, FleetCliOptions& out) {
                  "cover a list once)");
 }
 
-namespace {
-
-std::vector<std::string> listed_in_file(const std::string& file) {
-  if (file == "-") return read_image_list(std::cin, "standard input (--images-from -)");
-  std::ifstream in(file);
-  if (!in) throw InputError(file + ": cannot read the image list (--images-from)");
-  return read_image_list(in, file);
-}
-
-}  // namespace
-
 std::vector<std::string> fleet_images(const std::vector<std::string>& arguments, const FleetCliOptions& cli,
                                       const RegistryOptions& registry, bool quiet) {
   if (cli.registry.empty() && (!cli.include.empty() || !cli.exclude.empty() || cli.page_size))
@@ -46,7 +34,7 @@ std::vector<std::string> fleet_images(const std::vector<std::string>& arguments,
                      " selects what --registry lists: name the registry with --registry HOST[/REPO-PREFIX]");
   std::vector<std::string> images = arguments;
   if (!cli.images_from.empty()) {
-    std::vector<std::string> listed = listed_in_file(cli.images_from);
+    std::vector<std::string> listed = read_image_list(cli.images_from);
     images.insert(images.end(), listed.begin(), listed.end());
   }
   std::string why_none = cli.images_from.empty() ? "name one" : cli.images_from + " lists none";

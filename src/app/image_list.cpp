@@ -1,7 +1,11 @@
 #include "app/image_list.h"
 
-#include <set>
+#include <unistd.h>
 
+#include <set>
+#include <sstream>
+
+#include "util/bounded_file.h"
 #include "util/error.h"
 #include "util/limits.h"
 #include "util/strings.h"
@@ -17,15 +21,12 @@ void check_count(size_t count) {
 
 }  // namespace
 
-std::vector<std::string> read_image_list(std::istream& in, const std::string& name) {
+std::vector<std::string> parse_image_list(const std::string& text, const std::string& name) {
   std::vector<std::string> images;
+  std::istringstream in(text);
   std::string line;
-  uint64_t bytes = 0;
   for (size_t number = 1; std::getline(in, line); ++number) {
     const std::string where = name + ":" + std::to_string(number);
-    bytes += line.size() + 1;
-    if (bytes > kMaxImageListBytes)
-      throw InputError(name + ": longer than " + std::to_string(kMaxImageListBytes) + " bytes");
     if (line.size() > kMaxImageListLine)
       throw InputError(where + ": a line longer than " + std::to_string(kMaxImageListLine) + " bytes");
     size_t start = line.find_first_not_of(" \t");
@@ -38,8 +39,18 @@ std::vector<std::string> read_image_list(std::istream& in, const std::string& na
     images.push_back(std::move(image));
     check_count(images.size());
   }
-  if (in.bad()) throw InputError(name + ": read error");
   return images;
+}
+
+std::vector<std::string> read_image_list(const std::string& file) {
+  const FileBound bound{kMaxImageListBytes, "kMaxImageListBytes"};
+  if (file == "-") {
+    const std::string name = "standard input (--images-from -)";
+    return parse_image_list(read_bounded_fd(STDIN_FILENO, name, bound), name);
+  }
+  std::optional<std::string> text = read_bounded_file(file, bound);
+  if (!text) throw InputError(file + ": cannot read the image list (--images-from)");
+  return parse_image_list(*text, file);
 }
 
 std::vector<std::string> unique_images(const std::vector<std::string>& images) {

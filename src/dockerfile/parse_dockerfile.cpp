@@ -11,6 +11,7 @@
 
 #include "dockerfile/dockerfile.h"
 #include "util/bounded_json.h"
+#include "util/bounded_file.h"
 #include "util/error.h"
 #include "util/limits.h"
 #include "util/strings.h"
@@ -332,18 +333,14 @@ std::string Instruction::text() const {
 Dockerfile parse_dockerfile(const std::string& text, const std::string& path) { return Parser(text, path).run(); }
 
 Dockerfile read_dockerfile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read Dockerfile " + path + ": is a folder");
-  auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxDockerfileBytes)
-    throw InputError("cannot read Dockerfile " + path + ": larger than " + std::to_string(kMaxDockerfileBytes >> 20) +
-                     " MiB");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError("cannot read Dockerfile " + path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (f.bad()) throw InputError("cannot read Dockerfile " + path + ": read error");
-  return parse_dockerfile(ss.str(), path);
+  std::optional<std::string> text;
+  try {
+    text = read_bounded_file(path, {kMaxDockerfileBytes, "kMaxDockerfileBytes"});
+  } catch (const InputError& e) {
+    throw InputError("cannot read Dockerfile " + std::string(e.what()));
+  }
+  if (!text) throw InputError("cannot read Dockerfile " + path + ": No such file or directory");
+  return parse_dockerfile(*text, path);
 }
 
 }  // namespace imgaudit

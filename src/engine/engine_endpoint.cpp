@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/environment.h"
 #include "util/error.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -19,26 +20,6 @@ const char* kDefaultDockerSocket = "/var/run/docker.sock";
 bool is_file(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string read_small_file(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
-  if (static_cast<uint64_t>(st.st_size) > kMaxEngineConfigFile) throw InputError(path + ": too large for a docker config file");
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "";
-  std::string out(static_cast<size_t>(st.st_size), '\0');
-  out.resize(std::fread(out.data(), 1, out.size(), f));
-  std::fclose(f);
-  return out;
-}
-
-nlohmann::json read_json_file(const std::string& path) {
-  std::string bytes = read_small_file(path);
-  if (bytes.empty()) return nullptr;
-  std::string problem;
-  if (auto j = parse_bounded_json(bytes, &problem)) return std::move(*j);
-  throw InputError(path + ": " + problem);
 }
 
 // TLS with the material in `dir`; certificate checks are never skipped.
@@ -65,7 +46,7 @@ void add_tls_from_env(EngineEndpoint& e, const Environment& env, const std::stri
 EngineEndpoint context_endpoint(const std::string& config_dir, const std::string& name) {
   std::string id = Sha256::of(name).substr(7);
   std::string origin = "docker context \"" + name + "\"";
-  nlohmann::json meta = read_json_file(config_dir + "/contexts/meta/" + id + "/meta.json");
+  nlohmann::json meta = read_docker_config_file(config_dir + "/contexts/meta/" + id + "/meta.json");
   const nlohmann::json* docker = nullptr;
   if (meta.is_object() && meta.contains("Endpoints") && meta["Endpoints"].is_object() &&
       meta["Endpoints"].contains("docker"))
@@ -127,7 +108,7 @@ EngineEndpoint docker_endpoint(const std::string& override_host, const Environme
   std::string config_dir = docker_config_dir(env);
   std::string context = env("DOCKER_CONTEXT");
   if (context.empty() && !config_dir.empty()) {
-    nlohmann::json config = read_json_file(config_dir + "/config.json");
+    nlohmann::json config = read_docker_config_file(config_dir + "/config.json");
     if (config.is_object() && config.contains("currentContext") && config["currentContext"].is_string())
       context = config["currentContext"].get<std::string>();
   }

@@ -78,11 +78,8 @@ std::string docker_config_path() {
 std::optional<Credentials> find_credentials(const std::string& registry, const std::string& config_path,
                                             long timeout_seconds) {
   if (config_path.empty()) return std::nullopt;
-  std::ifstream f(config_path, std::ios::binary);
-  if (!f) return std::nullopt;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  nlohmann::json config = parse_bounded_json_or_discarded(ss.str());
+  nlohmann::json config = read_docker_config_file(config_path);
+  if (config.is_null()) return std::nullopt;
   if (!config.is_object()) throw InputError(config_path + ": not a JSON object (a docker config.json is expected)");
 
   if (auto helpers = config.find("credHelpers"); helpers != config.end() && helpers->is_object())

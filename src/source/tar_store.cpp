@@ -2,6 +2,7 @@
 #include <archive_entry.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -11,6 +12,7 @@
 #include "source/json_blobs.h"
 #include "source/media_types.h"
 #include "util/error.h"
+#include "util/human_size.h"
 #include "util/paths.h"
 #include "util/sha256.h"
 #include "util/limits.h"
@@ -111,6 +113,23 @@ bool looks_like_layer(const std::string& head) {
   return head.size() >= 512 && head.find_first_not_of('\0', 0) >= 512;
 }
 
+// An archive's own documents: past kMaxJsonBlob they are refused when their header is read, instead of
+// after their bytes were skipped (an Engine export's manifest.json that claims 8 GiB would take minutes).
+bool is_archive_document(const std::string& name) {
+  return name == "manifest.json" || name == "index.json" || name == "oci-layout" || name == "repositories";
+}
+
+// A regular member's claimed size, checked against the bounds before any of its bytes is read.
+void check_claimed(const std::string& name, uint64_t size, uint64_t& claimed) {
+  if (is_archive_document(name) && size > kMaxJsonBlob)
+    throw InputError(name + ": " + std::to_string(size) + " bytes, over the limit of " + human_size(kMaxJsonBlob) +
+                     " (kMaxJsonBlob)");
+  claimed += std::min(size, kMaxArchiveBytes + 1);
+  if (claimed > kMaxArchiveBytes)
+    throw InputError(name + ": the archive's members claim more than " + human_size(kMaxArchiveBytes) +
+                     " in all (kMaxArchiveBytes)");
+}
+
 }  // namespace
 
 TarStore::TarStore(std::string file) : file_(std::move(file)) {
@@ -144,7 +163,7 @@ TarStore::TarStore(ByteStream& in, const StreamedBlobReader& read_blob) {
 
 void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
   struct archive_entry* e;
-  uint64_t cached = 0;
+  uint64_t cached = 0, claimed = 0;
   size_t ordinal = 0;
   int r;
   while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
@@ -164,6 +183,7 @@ void TarStore::scan(struct archive* a, const StreamedBlobReader* read_blob) {
     } else if (archive_entry_filetype(e) == AE_IFREG) {
       m.type = Member::File;
       m.size = archive_entry_size(e) > 0 ? static_cast<uint64_t>(archive_entry_size(e)) : 0;
+      check_claimed(*name, m.size, claimed);
       if (read_blob) {
         std::string peeked = read_up_to(a, 512, *name);
         m.head = peeked.substr(0, 8);

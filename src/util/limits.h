@@ -101,6 +101,10 @@ inline constexpr uint64_t kMaxJsonBlob = 16 << 20;
 inline constexpr int kMaxJsonDepth = 64;
 // Non-layer members of a streamed archive (manifests, configs, repositories) kept in memory in all.
 inline constexpr uint64_t kMaxStreamKeptBytes = 64 << 20;
+// Bytes the members of one image archive (docker save, an OCI archive, an Engine's export) claim in their
+// tar headers, all together: the largest real images (CUDA, ML frameworks) are some tens of GiB. Checked
+// when a header is read, so a member that claims 2^62 bytes is refused before a byte of it is hashed.
+inline constexpr uint64_t kMaxArchiveBytes = uint64_t(256) << 30;
 // Hard links an archive member is followed through to its file: docker save's links go one hop.
 inline constexpr int kMaxArchiveLinkHops = 16;
 // Symbolic links one path lookup follows: Linux's MAXSYMLINKS, past which the kernel says ELOOP too.
@@ -142,8 +146,11 @@ inline constexpr uint64_t kMaxSettingsFile = 1 << 20;
 // Values in a settings file once YAML aliases are expanded: real ones hold a few hundred, and each level of
 // `[*a, *a, ...]` multiplies (nine lines name a billion).
 inline constexpr size_t kMaxSettingsValues = 100000;
-// Docker's config.json read for the Engine's endpoint: real ones are a few KB.
-inline constexpr uint64_t kMaxEngineConfigFile = 1 << 20;
+// Symbolic links followed from a report file named with -o, to learn whether they end at a terminal, pipe or
+// device (/dev/stdout is two): the kernel itself stops at 40.
+inline constexpr size_t kMaxReportLinks = 8;
+// Docker's config.json (credentials, the Engine's endpoint) and a context's meta.json: real ones are a few KB.
+inline constexpr uint64_t kMaxDockerConfigFile = 1 << 20;
 // Image names and IDs the Engine is asked for: Docker's own references stay under 300 characters.
 inline constexpr size_t kMaxEngineImageName = 512;
 // Engine answers other than the image export: an image inspect answer is some KB.
@@ -152,6 +159,15 @@ inline constexpr uint64_t kMaxEngineAnswer = 4 << 20;
 inline constexpr size_t kMaxCredentialHelperOutput = 1 << 20;
 // A registry token answer: JWTs are some KB.
 inline constexpr uint64_t kMaxTokenResponse = 1 << 20;
+// A token's lifetime in seconds, its answer's expires_in clamped to 1 to this before any arithmetic: 2^63-1
+// would overflow the expiry's time point. Real ones are 60 s to 12 h; one said to live longer is only asked
+// for again after a day.
+inline constexpr long kMaxTokenLifetimeSeconds = 24 * 3600;
+// A small answer (a manifest, index, config, token, list page, error body, an Engine's inspect answer) is
+// complete within this many --timeout from its request's start, 120 s by default: --timeout alone only
+// detects silence, and one byte a second keeps a 4 KB answer going for an hour. 16 MiB, the largest manifest
+// read, comes in 120 s at 1.2 Mbit/s. Blob downloads have no such deadline: their size has no bound.
+inline constexpr long kSmallAnswerTimeouts = 4;
 // The body of a registry's error answer kept for the message (and a tags list): some hundred bytes.
 inline constexpr uint64_t kMaxErrorBody = 64 << 10;
 // HTTP redirects one request follows: registries redirect blobs once, to their storage.
@@ -171,6 +187,12 @@ inline constexpr size_t kMaxListPages = 4096;
 // ignores the page size (Debian 12's docker-registry does for tags) and sends 65,536 names of 100
 // characters in one page stays under it.
 inline constexpr uint64_t kMaxListPageBytes = 8 << 20;
+// Bytes of all the pages of one registry list together: the largest catalog the bounds below let through
+// (65,536 names of 255 characters) is 17 MB. Without it, 4096 pages of 8 MiB of whitespace are 32 GiB read.
+inline constexpr uint64_t kMaxListBytes = 32 << 20;
+// Invalid names (repositories, tags) of one registry listing that a note names each: they are skipped, not
+// fatal, so that one bad name does not stop a fleet's scan; past this many they are only counted.
+inline constexpr size_t kMaxSkippedNamesNoted = 100;
 // Bytes of the URL of a list's next page: docker-registry's carry the last name (255 characters, some
 // 800 escaped); every page's is kept to find loops.
 inline constexpr size_t kMaxPageLinkBytes = 8192;
@@ -215,6 +237,9 @@ inline constexpr size_t kRedisReplyFraming = 64;
 inline constexpr size_t kMaxRedisNumberDigits = 18;
 // Bytes of a server's error text a warning quotes.
 inline constexpr size_t kRedisErrorShown = 200;
+// The first line of a Redis answer (a status, an error, a length): Redis's are under 200 bytes. Past it the
+// answer is malformed, however long the server goes on sending.
+inline constexpr size_t kMaxRedisFirstLine = 4096;
 // Digits of the database in a redis:// URL (/15): Redis has 16 by default.
 inline constexpr size_t kMaxRedisDbDigits = 9;
 // To resolve, connect and finish the TLS handshake: a Redis on the network answers in milliseconds.
@@ -232,6 +257,12 @@ inline constexpr int64_t kRedisClaimTtlMs = 120000;
 // kRedisClaimTtlMs in all, then reads the layer itself.
 inline constexpr int64_t kRedisClaimFirstPollMs = 10;
 inline constexpr int64_t kRedisClaimMaxPollMs = 200;
+// --cache-key-file: a key is 32 to 4096 bytes (openssl rand -hex 32 writes 64 and a newline). Fewer could be
+// guessed; more is no key file.
+inline constexpr uint64_t kMaxCacheKeyFile = 4096;
+inline constexpr size_t kMinCacheKeyBytes = 32;
+// --password-stdin: registry passwords and tokens (a cloud's access token) are some KB.
+inline constexpr uint64_t kMaxPasswordBytes = 64 << 10;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
+
 #include <nlohmann/json.hpp>
 
 #include "image_fixture.h"
@@ -105,6 +107,24 @@ TEST(EngineAnswers, AnExportThatIsNoArchiveOrIsCutShort) {
   script["/images/" + kId + "/get"] = {{"status", 200}, {"body_file", tmp / "img.tar"}, {"cut_after", 3000}};
   START(engine, script);
   expect_one_line(engine.audit("docker-daemon:cut:1"), "imgaudit: docker-daemon:cut:1: exported by ", "");
+}
+
+// An export whose member claims more than any image holds, then sends zeros for ever, is refused when its
+// header is read: it was hashed without end; a manifest.json that claims 8 GiB took 45 s to be skipped.
+TEST(EngineAnswers, AMemberThatClaimsTooMuchIsRefusedAtItsHeader) {
+  TempDir tmp;
+  write_file(tmp / "huge-layer", tar_header("blobs/sha256/" + std::string(64, 'b'), uint64_t(1) << 62));
+  write_file(tmp / "huge-manifest", tar_header("manifest.json", uint64_t(8) << 30));
+  nlohmann::json script = {{"/images/layer:1/json", {{"status", 200}, {"body", inspected().dump()}}}};
+  START(engine, script);
+  for (const auto& [file, limit] : {std::pair<std::string, std::string>{"huge-layer", "(kMaxArchiveBytes)"},
+                                    {"huge-manifest", "manifest.json: 8589934592 bytes, over the limit of 16.0 MiB (kMaxJsonBlob)"}}) {
+    script["/images/" + kId + "/get"] = {{"status", 200}, {"body_file", tmp / file}, {"zeros_after", true}};
+    write_file(engine.dir() + "/script.json", script.dump());
+    auto start = std::chrono::steady_clock::now();
+    expect_one_line(engine.audit("docker-daemon:layer:1"), "imgaudit: docker-daemon:layer:1: exported by ", limit);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << file;
+  }
 }
 
 TEST(EngineAnswers, AnExportOfTheRightImageIsAudited) {

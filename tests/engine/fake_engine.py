@@ -4,7 +4,8 @@
 Usage: fake_engine.py SOCKET SCRIPT.json
 SCRIPT maps a request path ("/images/app:1/json") to {"status": N, "body": "text"} or
 {"status": N, "body_file": PATH} or {"status": 200, "body_file": PATH, "cut_after": BYTES}
-(announces the whole length, sends that many bytes, then closes). Other paths answer 404.
+(announces the whole length, sends that many bytes, then closes) or {"status": 200, "body_file": PATH,
+"zeros_after": true} (no length: the file, then zeros until the client goes). Other paths answer 404.
 Every request path is appended to SCRIPT.log.
 """
 import json
@@ -33,6 +34,17 @@ class Handler(BaseHTTPRequestHandler):
             body = answer.get("body", "").encode()
         self.send_response(answer["status"])
         self.send_header("Content-Type", "application/json")
+        if answer.get("zeros_after"):
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                self.wfile.write(body)
+                zeros = bytes(1 << 16)
+                while True:
+                    self.wfile.write(zeros)
+            except (BrokenPipeError, ConnectionResetError):
+                return
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         cut = answer.get("cut_after")

@@ -302,4 +302,13 @@ int foo(void);
 int main(void) { printf("%d\n", foo()); return 0; }
 )";
 
+std::string tar_header(const std::string& name, uint64_t size) {
+  std::string out;
+  run("python3 -c 'import sys, tarfile; i = tarfile.TarInfo(sys.argv[1]); i.size = int(sys.argv[2]); "
+      "sys.stdout.buffer.write(i.tobuf(format=tarfile.GNU_FORMAT))' " +
+          shell_quoted(name) + " " + std::to_string(size),
+      &out);
+  return out;
+}
+
 }  // namespace imgaudit::test

@@ -54,6 +54,10 @@ int run(const std::string& command, std::string* out = nullptr);
 // `s` as one word of a shell command line, in single quotes.
 std::string shell_quoted(const std::string& s);
 
+// The 512-byte tar header of a member NAME that claims SIZE bytes (base-256 past 8 GiB, as GNU tar writes
+// it), made by Python's tarfile: for archives that lie about what follows.
+std::string tar_header(const std::string& name, uint64_t size);
+
 // Compiles C source with `compiler` ("gcc", "musl-gcc") and flags into `output`.
 // Fails the current test (and returns false) when compilation fails.
 bool compile_c(const std::string& compiler, const std::string& source, const std::string& output,
