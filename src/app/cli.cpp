@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
+#include <memory>
 #include <mutex>
 #include <atomic>
 
@@ -18,6 +18,7 @@
 #include "app/engine_cli.h"
 #include "app/fleet.h"
 #include "app/fleet_cli.h"
+#include "app/report_file.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
 #include "app/version_info.h"
@@ -236,9 +237,8 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
   output_targets("text", output.empty() ? std::vector<std::string>{} : std::vector<std::string>{output});
   Audit audit_a(audit_options(cli, a));
   Audit audit_b(audit_options(cli, b));
-  std::ofstream file;
-  if (!output.empty()) file.open(output, std::ios::trunc);
-  std::ostream& out = output.empty() ? std::cout : file;
+  std::unique_ptr<ReportFile> file = output.empty() ? nullptr : std::make_unique<ReportFile>(output);
+  std::ostream& out = file ? file->stream() : std::cout;
   if (cli.format == "json") {
     out << dump_lossless(compare_json(audit_a.report(), audit_b.report(), a, b), 2) << '\n';
   } else {

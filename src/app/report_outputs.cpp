@@ -1,16 +1,14 @@
 #include "app/report_outputs.h"
 
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
+#include <memory>
 
+#include "app/report_file.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -21,21 +19,6 @@ namespace {
 bool known_format(const std::string& name) {
   const auto& all = report_formats();
   return std::find(all.begin(), all.end(), name) != all.end();
-}
-
-// Before the audit: an existing file must open for writing (not truncated yet), a new one's folder be writable.
-void check_writable(const std::string& file) {
-  int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::close(fd);
-    return;
-  }
-  size_t slash = file.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
-  if (errno == ENOENT && access(dir.c_str(), W_OK) == 0) return;
-  if (errno == ENOENT && access(dir.c_str(), F_OK) != 0)
-    throw InputError(printable(file) + ": cannot write the report: no folder " + printable(dir));
-  throw InputError(printable(file) + ": cannot write the report: " + std::strerror(errno == ENOENT ? EACCES : errno));
 }
 
 // COLUMNS, else the terminal's width, else 100: what the text report wraps to.
@@ -103,7 +86,7 @@ std::vector<OutputTarget> output_targets(const std::string& format, const std::v
       if (!targets[i].file.empty() && targets[i].file == targets[j].file)
         throw InputError("--output: " + targets[i].file + " is named twice");
   for (const OutputTarget& t : targets)
-    if (!t.file.empty()) check_writable(t.file);
+    if (!t.file.empty()) check_report_path(t.file);
   return targets;
 }
 
@@ -111,16 +94,15 @@ bool write_each(const std::vector<OutputTarget>& targets, const std::function<vo
   bool all = true;
   for (size_t i = 0; i < targets.size(); ++i) {
     const OutputTarget& t = targets[i];
-    std::ofstream file;
-    if (!t.file.empty()) {
-      file.open(t.file, std::ios::trunc);
-      if (!file) {
-        std::cerr << "imgaudit: " << printable(t.file) << ": cannot write the report: " << std::strerror(errno) << '\n';
-        all = false;
-        continue;
-      }
+    std::unique_ptr<ReportFile> file;
+    try {
+      if (!t.file.empty()) file = std::make_unique<ReportFile>(t.file);
+    } catch (const InputError& e) {
+      std::cerr << "imgaudit: " << e.what() << '\n';
+      all = false;
+      continue;
     }
-    std::ostream& out = t.file.empty() ? std::cout : file;
+    std::ostream& out = file ? file->stream() : std::cout;
     render(out, i);
     out.flush();
     if (!out) {

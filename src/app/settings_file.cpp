@@ -6,9 +6,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <iterator>
 
+#include "app/report_outputs.h"
 #include "policy/policy.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -89,6 +91,35 @@ std::vector<std::string> inputs_of(const std::string& key, const nlohmann::json&
   return out;
 }
 
+// The settings files found in the working folder: a pull request can add or change them.
+const char* const kWorkFolderSettings[] = {".imgaudit.yaml", ".imgaudit.yml", ".imgaudit.json"};
+
+// The keys whose values name files imgaudit writes (FORMAT=FILE or FILE for output).
+bool names_written_path(const std::string& key) { return key == "output" || key == "cache-dir"; }
+
+// A path written at the say of a settings file from the working folder stays inside that folder:
+// relative, no "..", and no symbolic link on the way that leads out (report.json -> ~/.bashrc).
+void check_inside_work_folder(const std::string& key, const std::string& value) {
+  std::string path = value;
+  size_t eq = value.find('=');
+  if (key == "output" && eq != std::string::npos) {
+    const auto& formats = report_formats();
+    if (std::find(formats.begin(), formats.end(), value.substr(0, eq)) != formats.end()) path = value.substr(eq + 1);
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path here = fs::canonical(".", ec);
+  fs::path resolved = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  bool inside = !path.empty() && path[0] != '/' && !ec;
+  for (const fs::path& part : fs::path(path)) inside = inside && part != "..";
+  auto [end, _] = std::mismatch(here.begin(), here.end(), resolved.begin(), resolved.end());
+  if (!inside || end != here.end())
+    throw InputError(key + ": \"" + printable(value, 80) +
+                     "\" is outside the working folder: a settings file found there (a pull request can change it) "
+                     "writes only inside it; name such a path with --" + key + ", IMGAUDIT_" +
+                     (key == "output" ? std::string("OUTPUT") : std::string("CACHE_DIR")) + " or --config FILE");
+}
+
 // A value from the file is checked as its flag would check it, even when a
 // flag or a variable overrides it: the file is wrong either way.
 void check_value(const CLI::Option* o, const std::string& key, const std::string& value) {
@@ -126,12 +157,21 @@ std::string settings_variable(const std::string& flag) {
 std::string find_settings_file() {
   std::string named = env("IMGAUDIT_CONFIG");
   if (!named.empty()) return named;
-  for (const char* local : {".imgaudit.yaml", ".imgaudit.yml", ".imgaudit.json"})
+  for (const char* local : kWorkFolderSettings)
     if (is_file(local)) return local;
   std::string base = env("XDG_CONFIG_HOME");
   if (base.empty() || base[0] != '/') base = env("HOME").empty() ? "" : env("HOME") + "/.config";
   if (!base.empty() && is_file(base + "/imgaudit/config.yaml")) return base + "/imgaudit/config.yaml";
   return "";
+}
+
+// Found in the working folder, not named: no --config, no IMGAUDIT_CONFIG, one of its three names.
+bool SettingsFile::from_work_folder() const {
+  const CLI::Option* config = app_->get_config_ptr();
+  if (!config || config->count() > 0 || !env("IMGAUDIT_CONFIG").empty()) return false;
+  auto files = config->as<std::vector<std::string>>();
+  return !files.empty() && std::find(std::begin(kWorkFolderSettings), std::end(kWorkFolderSettings), files.front()) !=
+                               std::end(kWorkFolderSettings);
 }
 
 std::vector<CLI::ConfigItem> SettingsFile::from_config(std::istream& in) const {
@@ -182,6 +222,8 @@ std::vector<CLI::ConfigItem> SettingsFile::read(std::istream& in) const {
     try {
       inputs = inputs_of(key, value);
       for (const std::string& input : inputs) check_value(option, key, input);
+      if (from_work_folder() && names_written_path(key))
+        for (const std::string& input : inputs) check_inside_work_folder(key, input);
     } catch (const InputError& e) {
       throw CLI::ConversionError(e.what());
     }

@@ -34,6 +34,7 @@ class SettingsFile : public CLI::Config {
 
  private:
   std::vector<CLI::ConfigItem> read(std::istream& in) const;
+  bool from_work_folder() const;
   const CLI::App* app_;
   mutable nlohmann::json document_ = nlohmann::json::object();
   mutable std::set<std::string> flags_set_;

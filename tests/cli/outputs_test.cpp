@@ -2,6 +2,9 @@
 // for CI logs; the summary kept with -q; the reason for exit status 1 on standard error.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <sstream>
@@ -71,6 +74,51 @@ TEST(Outputs, BadTargetsFailBeforeTheAudit) {
   fails("-o " + tmp / "a -o " + tmp / "b", "imgaudit: --output " + tmp / "b" + ": a second file for --format text\n");
   fails("-o json=" + tmp / "a -o sarif=" + tmp / "a", "imgaudit: --output: " + tmp / "a" + " is named twice\n");
   EXPECT_FALSE(std::filesystem::exists(tmp / "a"));
+}
+
+// A link planted in a checkout (report.json -> a file of the user's) must not make the CI job overwrite
+// its target; a FIFO with no reader must not make it wait; /dev/stdout and a reading FIFO still work.
+TEST(Outputs, LinksAndPipesAreWrittenOnlyWhereTheUserMeantIt) {
+  TempDir tmp;
+  std::string image = image_with_an_error(tmp);
+  write_file(tmp / "precious", "keep me\n");
+  std::filesystem::create_symlink(tmp / "precious", tmp / "report.json");
+  std::filesystem::create_symlink(tmp / "nowhere/r.json", tmp / "dangling.json");
+  for (const auto& [link, target] : {std::pair<std::string, std::string>{"report.json", "precious"},
+                                     {"dangling.json", "nowhere/r.json"}}) {
+    for (const std::string& args : {"-o json=" + tmp / link + " " + image, "compare -o " + tmp / link + " " + image + " " + image}) {
+      CliResult r = run_imgaudit(args);
+      EXPECT_EQ(r.status, 2) << args;
+      EXPECT_EQ(r.out, "") << "refused before the audit: " << args;
+      EXPECT_NE(r.err.find("imgaudit: " + tmp / link + ": cannot write the report: a symbolic link to "), std::string::npos) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  }
+  EXPECT_EQ(read_file(tmp / "precious"), "keep me\n");
+  EXPECT_FALSE(std::filesystem::exists(tmp / "nowhere"));
+
+  // A FIFO nobody reads: one line once the audit is done, not a wait.
+  ASSERT_EQ(mkfifo((tmp / "unread").c_str(), 0600), 0);
+  CliResult unread = run_imgaudit("-o json=" + tmp / "unread " + image);
+  EXPECT_EQ(unread.status, 2);
+  EXPECT_EQ(unread.err.substr(unread.err.find("imgaudit: " + tmp / "unread")),
+            "imgaudit: " + tmp / "unread: cannot write the report: a named pipe that nobody reads\n")
+      << unread.err;
+
+  // A FIFO with a reader, /dev/stdout (a link to this process's own descriptor) and a link to a FIFO are written.
+  ASSERT_EQ(mkfifo((tmp / "read").c_str(), 0600), 0);
+  std::filesystem::create_symlink(tmp / "read", tmp / "to-read");
+  for (const std::string& name : {"read", "to-read"}) {
+    Background reader({"sh", "-c", "exec cat '" + tmp / "read" + "' > '" + tmp / "got.json" + "'"}, tmp / "cat.log");
+    CliResult piped = run_imgaudit("-o json=" + tmp / name + " " + image);
+    EXPECT_EQ(piped.status, 1) << piped.err;
+    EXPECT_EQ(reader.wait(), 0);
+    EXPECT_GT(nlohmann::json::parse(read_file(tmp / "got.json"))["findings"].size(), 0u) << name;
+  }
+  CliResult to_stdout = run_imgaudit("--format text -o json=/dev/stdout " + image);
+  EXPECT_EQ(to_stdout.status, 1) << to_stdout.err;
+  EXPECT_NE(to_stdout.out.find("\"findings\""), std::string::npos);
+  EXPECT_NE(to_stdout.out.find("error(s)"), std::string::npos);
 }
 
 TEST(Outputs, ColourForCiLogsAndNoColorOnlyWhenSet) {

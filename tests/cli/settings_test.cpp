@@ -3,6 +3,9 @@
 // JSON Schema is the one the flags make, and agrees with what imgaudit accepts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "image_fixture.h"
 
 using namespace imgaudit;
@@ -116,6 +119,38 @@ TEST(Settings, BadFilesAndValuesAreOneLineNamingTheirOrigin) {
   CliResult missing = run_in(t, "", "--config nowhere.yaml config");
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "imgaudit: nowhere.yaml: no such settings file (--config, IMGAUDIT_CONFIG)\n");
+}
+
+// A settings file found in the working folder comes with the checkout, which a pull request can change:
+// the files it has imgaudit write stay inside that folder. A file the user names may write anywhere.
+TEST(Settings, AFileFromTheWorkingFolderWritesOnlyInsideIt) {
+  TempDir t, elsewhere;
+  std::filesystem::create_directories(t / "root/etc");
+  std::filesystem::create_directories(t / "reports");
+  std::filesystem::create_symlink(elsewhere.path(), t / "out");
+  const std::string outside = elsewhere / "r.json";
+  for (const std::string& value : std::vector<std::string>{outside, "../r.json", "reports/../../r.json", "out/r.json"}) {
+    for (const std::string& key : {"output: [json=" + value + "]", "output: " + value, "cache-dir: " + value}) {
+      write_file(t / ".imgaudit.yaml", key + "\n");
+      CliResult r = run_in(t, "", "--fail-on never ./root");
+      EXPECT_EQ(r.status, 2) << key;
+      EXPECT_EQ(r.err.find("imgaudit: .imgaudit.yaml: " + key.substr(0, key.find(':')) + ": \""), 0u) << r.err;
+      EXPECT_NE(r.err.find("is outside the working folder"), std::string::npos) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(elsewhere.path()));
+
+  // Inside the folder it is obeyed; named by --config or IMGAUDIT_CONFIG, the same file writes anywhere.
+  write_file(t / ".imgaudit.yaml", "output: [json=reports/r.json]\n");
+  EXPECT_EQ(run_in(t, "", "--fail-on never ./root").status, 0);
+  EXPECT_TRUE(std::filesystem::exists(t / "reports/r.json"));
+  write_file(t / ".imgaudit.yaml", "output: [json=" + outside + "]\n");
+  EXPECT_EQ(run_in(t, "", "--config .imgaudit.yaml --fail-on never ./root").status, 0);
+  EXPECT_TRUE(std::filesystem::exists(outside));
+  std::filesystem::remove(outside);
+  EXPECT_EQ(run_in(t, "IMGAUDIT_CONFIG=.imgaudit.yaml", "--fail-on never ./root").status, 0);
+  EXPECT_TRUE(std::filesystem::exists(outside));
 }
 
 TEST(Settings, ThePublishedSchemaIsTheOneTheFlagsMakeAndAgreesWithImgaudit) {
