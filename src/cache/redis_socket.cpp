@@ -24,6 +24,10 @@ RedisError broken(CURLcode rc) {
   return RedisError(std::string("the connection broke: ") + curl_easy_strerror(rc));
 }
 
+RedisError past(RedisDeadline deadline) {
+  return RedisError("one command and its answer took over " + std::to_string(deadline.timeout_ms) + " ms");
+}
+
 }  // namespace
 
 RedisSocket::RedisSocket(const RedisUrl& url, const std::string& ca_cert) {
@@ -61,10 +65,9 @@ void RedisSocket::wait(bool for_writing, RedisDeadline deadline) {
   const auto idle_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRedisIdleTimeoutMs);
   for (;;) {
     auto now = std::chrono::steady_clock::now();
-    if (now >= deadline)
-      throw RedisError("one command and its answer took over " + std::to_string(kRedisCommandTimeoutMs) + " ms");
+    if (now >= deadline.at) throw past(deadline);
     if (now >= idle_end) throw RedisError("no answer for " + std::to_string(kRedisIdleTimeoutMs) + " ms");
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(deadline, idle_end) - now);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(std::min(deadline.at, idle_end) - now);
     pollfd p{fd, short(for_writing ? POLLOUT : POLLIN), 0};
     int n = poll(&p, 1, int(left.count()) + 1);
     if (n > 0) return;  // readable, writable, or an error the next call reports
@@ -87,6 +90,9 @@ void RedisSocket::send(std::string_view bytes, RedisDeadline deadline) {
 
 size_t RedisSocket::receive(char* buffer, size_t size, RedisDeadline deadline) {
   for (;;) {
+    // Checked on every receive, not only when the socket would block: a server that always has one
+    // more byte ready would otherwise never be timed.
+    if (std::chrono::steady_clock::now() >= deadline.at) throw past(deadline);
     size_t got = 0;
     CURLcode rc = curl_easy_recv(curl_, buffer, size, &got);
     if (rc == CURLE_AGAIN) {

@@ -18,7 +18,11 @@ class RedisError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-using RedisDeadline = std::chrono::steady_clock::time_point;
+// When one command and its answer must be done by, and the timeout it came from (for the message).
+struct RedisDeadline {
+  std::chrono::steady_clock::time_point at;
+  long timeout_ms;
+};
 
 // A byte stream to a Redis server, plain TCP or TLS, set up by libcurl (CONNECT_ONLY): its resolver,
 // connect timeout and TLS, with the certificate checked as for registries (the system's CAs and

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <thread>
 
 #include "cache/redis_connection.h"
@@ -17,10 +18,12 @@ namespace imgaudit::test {
 namespace {
 
 // Accepts one connection on 127.0.0.1, waits for a command, writes `answer` in one piece, then closes the
-// connection (`hang_up`) or waits for the client to.
+// connection (`hang_up`), or sends one more byte every millisecond until the client goes (`dribble`), or
+// waits for the client to close it.
 class OneAnswerServer {
  public:
-  explicit OneAnswerServer(std::string answer, bool hang_up = false) : answer_(std::move(answer)), hang_up_(hang_up) {
+  explicit OneAnswerServer(std::string answer, bool hang_up = false, bool dribble = false)
+      : answer_(std::move(answer)), hang_up_(hang_up), dribble_(dribble) {
     listener_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -35,6 +38,7 @@ class OneAnswerServer {
       char buf[4096];
       if (fd >= 0 && read(fd, buf, sizeof buf) > 0) {
         if (write(fd, answer_.data(), answer_.size()) < 0) {}
+        while (dribble_ && send(fd, "x", 1, MSG_NOSIGNAL) == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         while (!hang_up_ && read(fd, buf, sizeof buf) > 0) {}
       }
       if (fd >= 0) close(fd);
@@ -53,7 +57,7 @@ class OneAnswerServer {
 
  private:
   std::string answer_;
-  bool hang_up_;
+  bool hang_up_, dribble_;
   int listener_ = -1, port_ = 0;
   std::thread thread_;
 };
@@ -103,6 +107,26 @@ TEST(RedisConnection, LengthsAndNumbersAreBounded) {
   EXPECT_EQ(error_of(":\r\n"), "GETRANGE: a malformed number in the answer");
   // A status line that never ends.
   EXPECT_EQ(error_of("+" + std::string(2000, 'x')), "GETRANGE: an answer over 1000 bytes");
+}
+
+// A server that always has one more byte ready never lets the socket wait, where the deadline was once
+// checked only: the command still ends at its deadline. A first line that never ends is cut at its bound
+// even when a long answer was allowed, and searched only in its new bytes.
+TEST(RedisConnection, ADribbledAnswerEndsAtTheCommandsDeadline) {
+  OneAnswerServer server("+", false, true);
+  auto start = std::chrono::steady_clock::now();
+  try {
+    RedisConnection c(server.url(), "", 300);
+    c.command({"GET", "k"}, 1 << 20);
+    ADD_FAILURE() << "no error";
+  } catch (const RedisError& e) {
+    EXPECT_EQ(std::string(e.what()), "one command and its answer took over 300 ms");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(error_of("+" + std::string(5000, 'x'), 1 << 20),
+            "GETRANGE: an answer whose first line passes " + std::to_string(kMaxRedisFirstLine) + " bytes");
+  EXPECT_EQ(error_of("-" + std::string(4000, 'e') + "\r\n", 1 << 20).rfind("no error", 0), 0u)
+      << "an error line under the bound is an answer";
 }
 
 TEST(RedisConnection, MoreThanOneAnswerOrTooFewBytes) {

@@ -267,6 +267,24 @@ def registry():
                                         '<?last=b>; rel="last next"; title="a, b"', "v1.2-rc_3"))
 
 
+def redis():
+    for name, answer in {"status": "+OK\r\n", "error": "-ERR wrong number of arguments\r\n",
+                         "string": "$5\r\nab\r\nc\r\n", "nil": "$-1\r\n", "integer": ":-42\r\n",
+                         "array": "*1000000000\r\n", "long-length": "$999999999999999999\r\n",
+                         "two-answers": "+OK\r\n+OK\r\n", "endless-line": "+" + "x" * 5000}.items():
+        write("redis", name, sections("1000", "\x00\x01\x02\x07", answer))
+
+
+def settings():
+    write("settings", "flags", sections("yaml", "quiet: true\njobs: 3\nfail-on: warning\noutput: [json=r.json]\n"))
+    write("settings", "policy", sections("yaml", "ignore:\n  - id: runs-as-root\n    path: /usr/bin/*\n"
+                                                 "    expires: 2027-06-30\n    reason: a tool\nseverity:\n  tzdata-missing: info\n"))
+    write("settings", "aliases", sections("yaml", "base: &b [json=a.json, sarif=b.sarif]\noutput: *b\n"))
+    write("settings", "alias-cycle", sections("yaml", "ignore: &a [*a]\n"))
+    write("settings", "laughs", sections("yaml", "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\noutput: [*c, *c]\n"))
+    write("settings", "json", sections("json", '{"quiet": true, "jobs": 2, "output": ["json=r.json"]}'))
+
+
 def main():
     for name, data in {"glibc-program": GLIBC_PROGRAM, "musl-pie-aarch64": MUSL_PIE, "library": LIBRARY,
                        "static-ppc32-be": STATIC_PPC, "freebsd": FREEBSD}.items():
@@ -276,6 +294,8 @@ def main():
     dockerfiles()
     facts()
     registry()
+    redis()
+    settings()
 
 
 if __name__ == "__main__":
