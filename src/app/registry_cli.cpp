@@ -3,13 +3,14 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <iostream>
-#include <iterator>
+#include <optional>
 
 #include "cache/redis_url.h"
+#include "util/bounded_file.h"
 #include "util/duration.h"
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -41,6 +42,22 @@ CLI::Validator duration_check() {
       "");
 }
 
+// --cache-key-file's key: the file's bytes without the newlines that end it.
+std::string read_cache_key(const RegistryCliOptions& cli) {
+  if (cli.cache_key_file.empty()) return "";
+  if (cli.cache.empty())
+    throw InputError("--cache-key-file seals the values of the shared cache: name the Redis with --cache");
+  std::optional<std::string> key =
+      read_bounded_file(cli.cache_key_file, {kMaxCacheKeyFile, "kMaxCacheKeyFile", true});
+  if (!key) throw InputError(printable(cli.cache_key_file) + ": no such key file (--cache-key-file)");
+  while (!key->empty() && (key->back() == '\n' || key->back() == '\r')) key->pop_back();
+  if (key->size() < kMinCacheKeyBytes)
+    throw InputError(printable(cli.cache_key_file) + ": a key of " + std::to_string(key->size()) +
+                     " bytes, fewer than " + std::to_string(kMinCacheKeyBytes) +
+                     " (kMinCacheKeyBytes): make one with openssl rand -hex 32");
+  return *key;
+}
+
 }  // namespace
 
 void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
@@ -66,6 +83,10 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
                  "how long layer facts stay in Redis after they were last stored or used: 30d, 12h, 90m, 3600s "
                  "(default 30d)")
       ->check(duration_check());
+  app.add_option("--cache-key-file", out.cache_key_file,
+                 "with --cache: seal the Redis values with HMAC-SHA-256 under the key in FILE (at least 32 bytes; "
+                 "openssl rand -hex 32), and read again a layer whose value fails the check; every run sharing the "
+                 "Redis uses the same key");
 }
 
 void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options) {
@@ -73,7 +94,8 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
   if (!cli.username.empty() && !cli.password_stdin)
     throw InputError("--username needs --password-stdin (a password is never taken on the command line)");
   if (cli.password_stdin) {
-    std::string password((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    std::string password =
+        read_bounded_fd(STDIN_FILENO, "standard input (--password-stdin)", {kMaxPasswordBytes, "kMaxPasswordBytes"});
     while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) password.pop_back();
     if (password.empty()) throw InputError("--password-stdin: standard input holds no password");
     options.registry.credentials = Credentials{cli.username, password};
@@ -92,6 +114,7 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
   options.shared_cache.url = cli.cache;
   options.shared_cache.ttl_ms = *parse_duration_ms(cli.cache_ttl, kMaxCacheTtlMs);  // checked by duration_check
   options.shared_cache.ca_cert = cli.ca_cert;
+  options.shared_cache.seal_key = read_cache_key(cli);
   options.progress = !quiet && isatty(STDERR_FILENO);
 }
 

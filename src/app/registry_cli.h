@@ -19,10 +19,11 @@ struct RegistryCliOptions {
   std::string cache_dir;
   std::string cache;  // a redis:// or rediss:// URL for the layer facts
   std::string cache_ttl = "30d";
+  std::string cache_key_file;  // the key that seals the Redis values
 };
 
 // --username, --password-stdin, --ca-cert, --insecure-registry, --timeout, --retry-wait, --no-cache, --cache-dir,
-// --cache, --cache-ttl.
+// --cache, --cache-ttl, --cache-key-file.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
 // Fills the registry, cache and progress fields of `options` (progress on

@@ -9,7 +9,8 @@ namespace imgaudit {
 
 std::unique_ptr<LayerFactsCache> choose_facts_cache(const SharedCacheOptions& shared, const std::string& dir) {
   if (!shared.url.empty())
-    return std::make_unique<RedisFactsCache>(parse_redis_url(shared.url), shared.ttl_ms, shared.ca_cert, std::cerr);
+    return std::make_unique<RedisFactsCache>(parse_redis_url(shared.url), shared.ttl_ms, shared.ca_cert, std::cerr,
+                                             shared.seal_key);
   if (!dir.empty()) return std::make_unique<FactsCache>(dir);
   return nullptr;
 }

@@ -15,6 +15,7 @@ struct SharedCacheOptions {
   std::string url;  // --cache: redis:// or rediss://; "" for none
   int64_t ttl_ms = kDefaultSharedCacheTtlMs;
   std::string ca_cert;  // trusted besides the system's CAs for rediss://
+  std::string seal_key;  // --cache-key-file's bytes: values sealed with HMAC-SHA-256 under it; "" for none
 };
 
 // The layer-facts cache of a run: Redis when `shared` names one (its warnings on standard error),

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cache/facts_entry.h"
+#include "cache/sealed_entry.h"
 #include "util/limits.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -28,8 +29,13 @@ bool failed_before(const std::string& endpoint) {
 
 }  // namespace
 
-RedisFactsCache::RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings)
-    : url_(std::move(url)), ttl_ms_(ttl_ms), ca_cert_(std::move(ca_cert)), warnings_(warnings) {}
+RedisFactsCache::RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings,
+                                 std::string seal_key)
+    : url_(std::move(url)),
+      ttl_ms_(ttl_ms),
+      ca_cert_(std::move(ca_cert)),
+      warnings_(warnings),
+      seal_key_(std::move(seal_key)) {}
 
 RedisFactsCache::~RedisFactsCache() = default;
 
@@ -94,13 +100,26 @@ RedisFactsCache::Found RedisFactsCache::look_up(const std::string& digest) const
   }
   if (value->kind == RedisReply::Kind::String && value->text.empty()) return {};  // absent
   std::optional<LayerFacts> facts =
-      value->kind == RedisReply::Kind::String ? facts_of_entry(value->text, digest) : std::nullopt;
+      value->kind == RedisReply::Kind::String ? facts_of_value(digest, value->text) : std::nullopt;
   std::lock_guard<std::mutex> lock(mutex_);
   if (facts)
     run_expecting_no_error({"PEXPIRE", key, std::to_string(ttl_ms_)});  // a hit keeps it for another TTL
   else
     run_expecting_no_error({"DEL", key});
   return {std::move(facts), false};
+}
+
+std::optional<LayerFacts> RedisFactsCache::facts_of_value(const std::string& digest, const std::string& value) const {
+  if (seal_key_.empty()) return facts_of_entry(value, digest);
+  std::optional<std::string_view> entry = opened_entry(seal_key_, key_of(digest), value);
+  if (!entry) {
+    // Not only damage: whoever wrote it lacks the key. Said each time, for the run's log to count.
+    warnings_ << "imgaudit: warning: " << printable(url_.endpoint()) << ": the facts of layer " << digest
+              << " fail their HMAC check (--cache-key-file): the layer is read again\n";
+    warnings_.flush();
+    return std::nullopt;
+  }
+  return facts_of_entry(*entry, digest);
 }
 
 std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const {
@@ -130,6 +149,8 @@ void RedisFactsCache::store(const LayerFacts& facts) const {
   if (!is_sha256_digest(facts.digest) || failed_before(url_.endpoint())) return;
   std::optional<std::string> entry = facts_entry(facts);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (entry && !seal_key_.empty()) entry = sealed_entry(seal_key_, key_of(facts.digest), *entry);
+  if (entry && entry->size() > kMaxLayerFactsEntry) entry.reset();  // its seal took it past what is read back
   if (entry) run_expecting_no_error({"SET", key_of(facts.digest), *entry, "PX", std::to_string(ttl_ms_)});
   // The facts are there before the claim goes, so a waiter finds them; a claim another process took
   // over from this one is moot now too.

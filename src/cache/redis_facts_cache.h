@@ -26,7 +26,10 @@ namespace imgaudit {
 // taken over. One connection, made at the first load or store, used by one worker at a time.
 class RedisFactsCache : public LayerFactsCache {
  public:
-  RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings);
+  // `seal_key` (--cache-key-file; "" for none): values are stored sealed under it (sealed_entry.h), and
+  // one read back that fails its check is a warning, deleted and read again.
+  RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings,
+                  std::string seal_key = "");
   ~RedisFactsCache() override;
   std::optional<LayerFacts> load(const std::string& digest) const override;
   void store(const LayerFacts& facts) const override;
@@ -50,11 +53,14 @@ class RedisFactsCache : public LayerFactsCache {
     bool off = false;
   };
   Found look_up(const std::string& digest) const;
+  // The facts in a value read back, opened first when values are sealed; nullopt for a bad one.
+  std::optional<LayerFacts> facts_of_value(const std::string& digest, const std::string& value) const;
 
   RedisUrl url_;
   int64_t ttl_ms_;
   std::string ca_cert_;
   std::ostream& warnings_;
+  std::string seal_key_;
   mutable std::mutex mutex_;
   mutable std::unique_ptr<RedisConnection> connection_;
 };

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,13 @@ class Sha256 {
  private:
   evp_md_ctx_st* ctx_;
 };
+
+// HMAC-SHA-256 under `key` of the parts one after another (OpenSSL's EVP_MAC), as 64 lowercase hex digits.
+std::string hmac_sha256_hex(std::string_view key, std::initializer_list<std::string_view> parts);
+
+// Whether two strings are equal, in a time that does not depend on where they differ (CRYPTO_memcmp):
+// for comparing a MAC an attacker may probe.
+bool equal_in_constant_time(std::string_view a, std::string_view b);
 
 // True for "sha256:" followed by 64 lowercase hex digits.
 bool is_sha256_digest(std::string_view digest);

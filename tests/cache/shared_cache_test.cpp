@@ -181,6 +181,65 @@ TEST(SharedCache, BadValuesAreReadAgainAndOverwritten) {
   EXPECT_GT(std::stoll(redis.cli("PTTL " + k2)), 0);
 }
 
+// Whoever can write the Redis but lacks --cache-key-file's key cannot change what the runs read: a value
+// changed after it was sealed, or written without a seal, fails the check, is said, and the layer is read
+// again; the report is the one the image gives.
+TEST(SharedCache, SealedValuesThatFailTheirCheckAreReadAgain) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  RedisServer redis;
+  LocalRegistry reg;
+  TempDir tmp;
+  ImageSpec spec = three_layers("v1");
+  write_layout(spec, tmp / "layout");
+  reg.push(tmp / "layout", "v1", "sealed:v1");
+  write_file(tmp / "key", std::string(64, 'k') + "\n");
+  const std::string args = "--format json --fail-on never --cache " + redis.url() + " --cache-key-file " + tmp / "key" +
+                           " " + reg.host() + "/sealed:v1";
+  CliRun first = imgaudit(tmp / "home", args);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.err, "");
+  std::vector<std::string> keys, values;
+  for (const LayerBlob& l : spec.layers) {
+    keys.push_back(facts_key(digest(l)));
+    values.push_back(redis.cli("GET " + keys.back()));
+    EXPECT_EQ(values.back().rfind("imgaudit-hmac-sha256:", 0), 0u) << values.back().substr(0, 80);
+  }
+  std::string poisoned = values[0];
+  size_t at = poisoned.find("etc/base-one");
+  ASSERT_NE(at, std::string::npos);
+  poisoned.replace(at, 12, "etc/base-0ne");                          // the seal kept, the facts changed
+  redis.set_raw(keys[0], poisoned);
+  redis.set_raw(keys[1], values[1].substr(values[1].find('\n') + 1));  // the facts alone, unsealed
+
+  CliRun second = imgaudit(tmp / "home", args);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(second.err.find("the facts of layer " + digest(spec.layers[i]) + " fail their HMAC check"), std::string::npos)
+        << second.err;
+    EXPECT_EQ(reg.blob_gets("sealed", digest(spec.layers[i])), 2) << "not read again";
+    EXPECT_EQ(redis.cli("GET " + keys[i]), values[i]) << "not sealed again";
+  }
+  EXPECT_EQ(reg.blob_gets("sealed", digest(spec.layers[2])), 1);
+  EXPECT_EQ(std::count(second.err.begin(), second.err.end(), '\n'), 2) << second.err;
+
+  // Another key: every value fails; a key too short, or without --cache, is one line.
+  write_file(tmp / "other", std::string(64, 'o'));
+  CliRun other = imgaudit(tmp / "home", "--format json --fail-on never --cache " + redis.url() + " --cache-key-file " +
+                                            tmp / "other " + reg.host() + "/sealed:v1");
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 3) << other.err;
+  write_file(tmp / "short", "secret\n");
+  CliRun short_key = imgaudit(tmp / "home", "--cache " + redis.url() + " --cache-key-file " + tmp / "short " +
+                                                reg.host() + "/sealed:v1");
+  EXPECT_EQ(short_key.status, 2);
+  EXPECT_EQ(short_key.err, "imgaudit: " + tmp / "short" +
+                               ": a key of 6 bytes, fewer than 32 (kMinCacheKeyBytes): make one with openssl rand -hex 32\n");
+  CliRun no_cache = imgaudit(tmp / "home", "--cache-key-file " + tmp / "key " + reg.host() + "/sealed:v1");
+  EXPECT_EQ(no_cache.status, 2);
+  EXPECT_EQ(no_cache.err, "imgaudit: --cache-key-file seals the values of the shared cache: name the Redis with --cache\n");
+}
+
 TEST(SharedCache, TheDatabaseOfTheUrl) {
   SKIP_WITHOUT_REDIS();
   RedisServer redis;
