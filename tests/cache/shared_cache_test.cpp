@@ -28,32 +28,45 @@ ImageSpec three_layers(const std::string& tag) {
 
 std::string digest(const LayerBlob& layer) { return Sha256::of(layer.bytes); }
 
-TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
-  SKIP_WITHOUT_REDIS();
-  SKIP_WITHOUT_REGISTRY_TOOLS();
+// A redis-server and a registry of the test's own, the registry holding three_layers("v1") as REPO:TAG.
+struct PushedImage {
   RedisServer redis;
   LocalRegistry reg;
   TempDir tmp;
   ImageSpec spec = three_layers("v1");
-  write_layout(spec, tmp / "layout");
-  reg.push(tmp / "layout", "v1", "shared:v1");
-  std::string args = "--format json --fail-on never --cache " + redis.url() + " " + reg.host() + "/shared:v1";
+  std::string ref;
+  explicit PushedImage(const std::string& repo_tag) {
+    write_layout(spec, tmp / "layout");
+    reg.push(tmp / "layout", "v1", repo_tag);
+    ref = reg.host() + "/" + repo_tag;
+  }
+  // A JSON audit of it through the shared cache, with `options` besides.
+  std::string args(const std::string& options = "") const {
+    return "--format json --fail-on never --cache " + redis.url() + " " + options + " " + ref;
+  }
+};
 
-  CliRun first = imgaudit(tmp / "machine-a", args);
+TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  PushedImage image("shared:v1");
+  std::string args = image.args();
+
+  CliRun first = imgaudit(image.tmp / "machine-a", args);
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(first.err, "");
-  for (const LayerBlob& l : spec.layers) {
-    EXPECT_EQ(reg.blob_gets("shared", digest(l)), 1);
-    EXPECT_EQ(redis.cli("EXISTS " + facts_key(digest(l))), "1");
+  for (const LayerBlob& l : image.spec.layers) {
+    EXPECT_EQ(image.reg.blob_gets("shared", digest(l)), 1);
+    EXPECT_EQ(image.redis.cli("EXISTS " + facts_key(digest(l))), "1");
   }
-  EXPECT_FALSE(std::filesystem::exists(tmp / "machine-a/cache/imgaudit/layers")) << "layer facts went to the folder";
-  EXPECT_TRUE(std::filesystem::exists(tmp / "machine-a/cache/imgaudit/blobs")) << "manifests and configs stay there";
+  EXPECT_FALSE(std::filesystem::exists(image.tmp / "machine-a/cache/imgaudit/layers")) << "layer facts went to the folder";
+  EXPECT_TRUE(std::filesystem::exists(image.tmp / "machine-a/cache/imgaudit/blobs")) << "manifests and configs stay there";
 
-  CliRun second = imgaudit(tmp / "machine-b", args);
+  CliRun second = imgaudit(image.tmp / "machine-b", args);
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.err, "");
-  for (const LayerBlob& l : spec.layers)
-    EXPECT_EQ(reg.blob_gets("shared", digest(l)), 1) << "the second process read layer " << digest(l);
+  for (const LayerBlob& l : image.spec.layers)
+    EXPECT_EQ(image.reg.blob_gets("shared", digest(l)), 1) << "the second process read layer " << digest(l);
   EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
 }
 
@@ -150,35 +163,30 @@ TEST(SharedCache, TheKeyExpiresAsCacheTtlSays) {
 TEST(SharedCache, BadValuesAreReadAgainAndOverwritten) {
   SKIP_WITHOUT_REDIS();
   SKIP_WITHOUT_REGISTRY_TOOLS();
-  RedisServer redis;
-  LocalRegistry reg;
-  TempDir tmp;
-  ImageSpec spec = three_layers("v1");
-  write_layout(spec, tmp / "layout");
-  reg.push(tmp / "layout", "v1", "bad:v1");
-  std::string args = "--format json --fail-on never --cache " + redis.url() + " " + reg.host() + "/bad:v1";
-  CliRun first = imgaudit(tmp / "home", args);
+  PushedImage image("bad:v1");
+  std::string args = image.args();
+  CliRun first = imgaudit(image.tmp / "home", args);
   ASSERT_EQ(first.status, 0) << first.err;
 
-  std::string k0 = facts_key(digest(spec.layers[0])), k1 = facts_key(digest(spec.layers[1])),
-              k2 = facts_key(digest(spec.layers[2]));
-  std::string good0 = redis.cli("GET " + k0), good1 = redis.cli("GET " + k1), good2 = redis.cli("GET " + k2);
+  std::string k0 = facts_key(digest(image.spec.layers[0])), k1 = facts_key(digest(image.spec.layers[1])),
+              k2 = facts_key(digest(image.spec.layers[2]));
+  std::string good0 = image.redis.cli("GET " + k0), good1 = image.redis.cli("GET " + k1), good2 = image.redis.cli("GET " + k2);
   ASSERT_FALSE(good0.empty());
-  redis.set_raw(k0, good0.substr(0, good0.size() / 2));  // corrupt
+  image.redis.set_raw(k0, good0.substr(0, good0.size() / 2));  // corrupt
   auto old = nlohmann::json::parse(good1);
   old["format_version"] = old["format_version"].get<int>() - 1;
-  redis.set_raw(k1, old.dump());  // another format version
-  redis.set_raw(k2, good0);       // another digest's facts
+  image.redis.set_raw(k1, old.dump());  // another format version
+  image.redis.set_raw(k2, good0);       // another digest's facts
 
-  CliRun second = imgaudit(tmp / "home", args);
+  CliRun second = imgaudit(image.tmp / "home", args);
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.err, "");
-  for (const LayerBlob& l : spec.layers) EXPECT_EQ(reg.blob_gets("bad", digest(l)), 2) << "not read again";
+  for (const LayerBlob& l : image.spec.layers) EXPECT_EQ(image.reg.blob_gets("bad", digest(l)), 2) << "not read again";
   EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
-  EXPECT_EQ(redis.cli("GET " + k0), good0);
-  EXPECT_EQ(redis.cli("GET " + k1), good1);
-  EXPECT_EQ(redis.cli("GET " + k2), good2);
-  EXPECT_GT(std::stoll(redis.cli("PTTL " + k2)), 0);
+  EXPECT_EQ(image.redis.cli("GET " + k0), good0);
+  EXPECT_EQ(image.redis.cli("GET " + k1), good1);
+  EXPECT_EQ(image.redis.cli("GET " + k2), good2);
+  EXPECT_GT(std::stoll(image.redis.cli("PTTL " + k2)), 0);
 }
 
 // Whoever can write the Redis but lacks --cache-key-file's key cannot change what the runs read: a value
@@ -187,55 +195,47 @@ TEST(SharedCache, BadValuesAreReadAgainAndOverwritten) {
 TEST(SharedCache, SealedValuesThatFailTheirCheckAreReadAgain) {
   SKIP_WITHOUT_REDIS();
   SKIP_WITHOUT_REGISTRY_TOOLS();
-  RedisServer redis;
-  LocalRegistry reg;
-  TempDir tmp;
-  ImageSpec spec = three_layers("v1");
-  write_layout(spec, tmp / "layout");
-  reg.push(tmp / "layout", "v1", "sealed:v1");
-  write_file(tmp / "key", std::string(64, 'k') + "\n");
-  const std::string args = "--format json --fail-on never --cache " + redis.url() + " --cache-key-file " + tmp / "key" +
-                           " " + reg.host() + "/sealed:v1";
-  CliRun first = imgaudit(tmp / "home", args);
+  PushedImage image("sealed:v1");
+  write_file(image.tmp / "key", std::string(64, 'k') + "\n");
+  const std::string args = image.args("--cache-key-file " + image.tmp / "key");
+  CliRun first = imgaudit(image.tmp / "home", args);
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(first.err, "");
   std::vector<std::string> keys, values;
-  for (const LayerBlob& l : spec.layers) {
+  for (const LayerBlob& l : image.spec.layers) {
     keys.push_back(facts_key(digest(l)));
-    values.push_back(redis.cli("GET " + keys.back()));
+    values.push_back(image.redis.cli("GET " + keys.back()));
     EXPECT_EQ(values.back().rfind("imgaudit-hmac-sha256:", 0), 0u) << values.back().substr(0, 80);
   }
   std::string poisoned = values[0];
   size_t at = poisoned.find("etc/base-one");
   ASSERT_NE(at, std::string::npos);
   poisoned.replace(at, 12, "etc/base-0ne");                          // the seal kept, the facts changed
-  redis.set_raw(keys[0], poisoned);
-  redis.set_raw(keys[1], values[1].substr(values[1].find('\n') + 1));  // the facts alone, unsealed
+  image.redis.set_raw(keys[0], poisoned);
+  image.redis.set_raw(keys[1], values[1].substr(values[1].find('\n') + 1));  // the facts alone, unsealed
 
-  CliRun second = imgaudit(tmp / "home", args);
+  CliRun second = imgaudit(image.tmp / "home", args);
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
   for (size_t i = 0; i < 2; ++i) {
-    EXPECT_NE(second.err.find("the facts of layer " + digest(spec.layers[i]) + " fail their HMAC check"), std::string::npos)
+    EXPECT_NE(second.err.find("the facts of layer " + digest(image.spec.layers[i]) + " fail their HMAC check"), std::string::npos)
         << second.err;
-    EXPECT_EQ(reg.blob_gets("sealed", digest(spec.layers[i])), 2) << "not read again";
-    EXPECT_EQ(redis.cli("GET " + keys[i]), values[i]) << "not sealed again";
+    EXPECT_EQ(image.reg.blob_gets("sealed", digest(image.spec.layers[i])), 2) << "not read again";
+    EXPECT_EQ(image.redis.cli("GET " + keys[i]), values[i]) << "not sealed again";
   }
-  EXPECT_EQ(reg.blob_gets("sealed", digest(spec.layers[2])), 1);
+  EXPECT_EQ(image.reg.blob_gets("sealed", digest(image.spec.layers[2])), 1);
   EXPECT_EQ(std::count(second.err.begin(), second.err.end(), '\n'), 2) << second.err;
 
   // Another key: every value fails; a key too short, or without --cache, is one line.
-  write_file(tmp / "other", std::string(64, 'o'));
-  CliRun other = imgaudit(tmp / "home", "--format json --fail-on never --cache " + redis.url() + " --cache-key-file " +
-                                            tmp / "other " + reg.host() + "/sealed:v1");
+  write_file(image.tmp / "other", std::string(64, 'o'));
+  CliRun other = imgaudit(image.tmp / "home", image.args("--cache-key-file " + image.tmp / "other"));
   EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 3) << other.err;
-  write_file(tmp / "short", "secret\n");
-  CliRun short_key = imgaudit(tmp / "home", "--cache " + redis.url() + " --cache-key-file " + tmp / "short " +
-                                                reg.host() + "/sealed:v1");
+  write_file(image.tmp / "short", "secret\n");
+  CliRun short_key = imgaudit(image.tmp / "home", image.args("--cache-key-file " + image.tmp / "short"));
   EXPECT_EQ(short_key.status, 2);
-  EXPECT_EQ(short_key.err, "imgaudit: " + tmp / "short" +
+  EXPECT_EQ(short_key.err, "imgaudit: " + image.tmp / "short" +
                                ": a key of 6 bytes, fewer than 32 (kMinCacheKeyBytes): make one with openssl rand -hex 32\n");
-  CliRun no_cache = imgaudit(tmp / "home", "--cache-key-file " + tmp / "key " + reg.host() + "/sealed:v1");
+  CliRun no_cache = imgaudit(image.tmp / "home", "--cache-key-file " + image.tmp / "key " + image.ref);
   EXPECT_EQ(no_cache.status, 2);
   EXPECT_EQ(no_cache.err, "imgaudit: --cache-key-file seals the values of the shared cache: name the Redis with --cache\n");
 }
