@@ -120,7 +120,8 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"os", e.os},
        {"swift", e.swift},
        {"swift_static", e.swift_static},
-       {"resolves_names", e.resolves_names}};
+       {"resolves_names", e.resolves_names},
+       {"sections_error", e.sections_error}};
 }
 
 void to_json(nlohmann::json& j, const TzFacts& t) {

@@ -1,5 +1,5 @@
 // The core's linkage rules: interpreter-missing, needed-lib-missing, needed-lib-unchecked, needed-lib-cpu-only,
-// libc-mismatch, glibc-too-old, arch-mismatch, elf-unreadable.
+// libc-mismatch, glibc-too-old, arch-mismatch, elf-unreadable, elf-sections-unreadable.
 #include "rules/linkage_rules.h"
 
 #include <algorithm>
@@ -121,6 +121,9 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
     const int layer = finding_layer(facts, b.layer);
+    // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
+    if (!e.sections_error.empty())
+      groups.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
     if (e.type == "rel" || e.type == "core") continue;
     if (e.os != "linux") {
       groups.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
