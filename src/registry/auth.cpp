@@ -3,6 +3,9 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "registry/base64.h"
@@ -28,6 +31,27 @@ std::string url_escape(const std::string& s) {
     }
   }
   return out;
+}
+
+// expires_in as seconds, 1 to kMaxTokenLifetimeSeconds, else the default: compared in the JSON's own number
+// type (2^63-1, 2^64-1, -2^63, 1e300, 299.5), so that no conversion or arithmetic on it can overflow.
+long token_lifetime(const nlohmann::json& body) {
+  auto it = body.find("expires_in");
+  if (it == body.end()) return kDefaultTokenSeconds;
+  if (it->is_number_unsigned()) {
+    uint64_t v = it->get<uint64_t>();
+    return v == 0 ? kDefaultTokenSeconds : static_cast<long>(std::min<uint64_t>(v, kMaxTokenLifetimeSeconds));
+  }
+  if (it->is_number_integer()) {
+    int64_t v = it->get<int64_t>();
+    return v <= 0 ? kDefaultTokenSeconds : static_cast<long>(std::min<int64_t>(v, kMaxTokenLifetimeSeconds));
+  }
+  if (it->is_number_float()) {
+    double v = it->get<double>();
+    if (!(v >= 1)) return kDefaultTokenSeconds;  // NaN too
+    return v >= kMaxTokenLifetimeSeconds ? kMaxTokenLifetimeSeconds : static_cast<long>(v);
+  }
+  return kDefaultTokenSeconds;
 }
 
 std::string login_hint(const std::string& registry) {
@@ -130,9 +154,7 @@ void RegistryAuth::fetch_token() {
       }
   }
   if (token.empty()) throw InputError(what + " answered no token");
-  long seconds = kDefaultTokenSeconds;
-  if (auto it = body.find("expires_in"); it != body.end() && it->is_number_integer() && it->get<long>() > 0)
-    seconds = it->get<long>();
+  long seconds = token_lifetime(body);
   // Renew a little early: the clocks of the token service and the registry differ.
   long margin = std::min(seconds / 10, 30L);
   expires_ = std::chrono::steady_clock::now() + std::chrono::seconds(seconds - margin);

@@ -32,7 +32,7 @@ parser.add_argument("--ping-status", type=int, default=0, help="always answer /v
 parser.add_argument("--retry-after", default=None, help="Retry-After header of those answers")
 parser.add_argument("--schema1", default=None, help="serve tags as a Docker schema 1 manifest of this media type")
 parser.add_argument("--token", action="store_true", help="require bearer tokens from /token on this server")
-parser.add_argument("--expires-in", type=int, default=300)
+parser.add_argument("--expires-in", default="300", help="the token answers' expires_in, as JSON text (1e400, -5)")
 parser.add_argument("--revoke-first-token-after", type=int, default=-1,
                     help="answer 401 (invalid_token) to the first token after it was accepted that many times")
 parser.add_argument("--cut", default=None, help="the first GET of this blob breaks off after half its bytes")
@@ -140,7 +140,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with lock:
                 state["tokens"] += 1
                 n = state["tokens"]
-            return self.answer(200, json.dumps({"token": f"tok-{n}", "expires_in": args.expires_in}).encode(),
+            return self.answer(200, f'{{"token": "tok-{n}", "expires_in": {args.expires_in}}}'.encode(),
                                {"Content-Type": "application/json"})
         if path == "/v2/" and args.ping_status:
             return self.error(args.ping_status, "UNKNOWN")

@@ -42,5 +42,24 @@ TEST(RegistryTokenRenewal, ARevokedTokenIsRenewedOnceAndThePullGoesOn) {
   EXPECT_GE(refused, 1);
 }
 
+// Whatever number a token answer's expires_in holds, the token is asked for once a pull: the lifetime is
+// clamped before any arithmetic. 2^63-1 s overflowed the expiry's time point (UBSan), which wrapped into the
+// past, so that each request asked for a new token.
+TEST(RegistryTokenRenewal, AnyNumberOfSecondsIsClampedBeforeArithmetic) {
+  SKIP_WITHOUT_PYTHON();
+  TempDir tmp;
+  std::string digest = one_layer_layout(tmp);
+  for (std::string expires_in : {"9223372036854775807", "18446744073709551615", "-9223372036854775808", "1e300",
+                                 "-1e300", "299.9", "0", "\"60\""}) {
+    ScriptedRegistry reg(tmp / "layout", {"--token", "--expires-in=" + expires_in});
+    TempDir home;
+    CliRun r = imgaudit(home.path(), "--format json --fail-on never " + reg.host() + "/app:v1");
+    ASSERT_EQ(r.status, 0) << expires_in << ": " << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["image"]["digest"], digest) << expires_in;
+    EXPECT_EQ(reg.requests_to("/token").size(), 1u) << expires_in;
+    EXPECT_EQ(reg.requests_to("/blobs/").size(), 2u) << expires_in;  // config and layer, no 401 among them
+  }
+}
+
 }  // namespace
 }  // namespace imgaudit::test
