@@ -38,7 +38,10 @@ std::optional<Credentials> from_helper(const std::string& helper, const std::str
   std::string server = registry == "docker.io" ? kDockerHubKey : registry;
   ProcessResult r = run_process({program, "get"}, server, timeout_seconds);
   if (r.not_found) throw InputError("credential helper " + program + " (named in the docker config) is not on PATH");
-  if (r.timed_out) throw InputError("credential helper " + program + " did not answer within " + std::to_string(timeout_seconds) + " s");
+  if (r.timed_out)
+    throw InputError("credential helper " + program +
+                     (r.output_ended ? " closed its output but did not exit" : " did not answer") + " within " +
+                     std::to_string(timeout_seconds) + " s (--timeout): killed it");
   if (r.exit_status != 0) {
     if (r.out.find("credentials not found") != std::string::npos) return std::nullopt;
     throw InputError("credential helper " + program + " get failed (exit status " + std::to_string(r.exit_status) + ")");

@@ -7,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <thread>
 
 #include "util/limits.h"
 
@@ -18,6 +20,61 @@ namespace imgaudit {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+long ms_left(Clock::time_point deadline) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+}
+
+// Writes `input` to in_fd (closed once written) and reads out_fd to its end into `out`. False at the deadline.
+bool exchange(int out_fd, int in_fd, const std::string& input, Clock::time_point deadline, std::string& out) {
+  size_t written = 0;
+  if (input.empty()) {
+    close(in_fd);
+    in_fd = -1;
+  }
+  bool ended = false;
+  while (!ended) {
+    long left = ms_left(deadline);
+    if (left <= 0) break;
+    pollfd fds[2] = {{out_fd, POLLIN, 0}, {in_fd, POLLOUT, 0}};
+    int n = poll(fds, in_fd >= 0 ? 2 : 1, static_cast<int>(left));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ended = true;
+      break;
+    }
+    if (in_fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t w = write(in_fd, input.data() + written, input.size() - written);
+      if (w > 0) written += static_cast<size_t>(w);
+      if (w < 0 || written == input.size()) {
+        close(in_fd);
+        in_fd = -1;
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char buf[4096];
+      ssize_t got = read(out_fd, buf, sizeof buf);
+      if (got <= 0) ended = true;
+      else if (out.size() < kMaxCredentialHelperOutput) out.append(buf, static_cast<size_t>(got));
+    }
+  }
+  if (in_fd >= 0) close(in_fd);
+  return ended;
+}
+
+// Waits for the program's exit until the deadline; false when it still runs then. The end of its output is
+// not its end: a helper may close its output and go on (sleep, wait for a terminal), and a waitpid without
+// WNOHANG would wait for it for ever. The polls start at 1 ms, as a helper usually exits right after its output.
+bool reaped(pid_t pid, Clock::time_point deadline, int& status) {
+  for (auto pause = std::chrono::milliseconds(1);; pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+    pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) return true;
+    long left = ms_left(deadline);
+    if (left <= 0) return false;
+    std::this_thread::sleep_for(std::min(pause, std::chrono::milliseconds(left)));
+  }
+}
 
 }  // namespace
 
@@ -55,43 +112,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &old);
   fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  size_t written = 0;
-  int in_fd = in_pipe[1];
-  if (input.empty()) {
-    close(in_fd);
-    in_fd = -1;
-  }
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      r.timed_out = true;
-      break;
-    }
-    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {in_fd, POLLOUT, 0}};
-    int n = poll(fds, in_fd >= 0 ? 2 : 1, static_cast<int>(left));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    if (in_fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      ssize_t w = write(in_fd, input.data() + written, input.size() - written);
-      if (w > 0) written += static_cast<size_t>(w);
-      if (w < 0 || written == input.size()) {
-        close(in_fd);
-        in_fd = -1;
-      }
-    }
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      char buf[4096];
-      ssize_t got = read(out_pipe[0], buf, sizeof buf);
-      if (got <= 0) break;
-      if (r.out.size() < kMaxCredentialHelperOutput) r.out.append(buf, static_cast<size_t>(got));
-    }
-  }
-  if (in_fd >= 0) close(in_fd);
+  auto deadline = Clock::now() + std::chrono::seconds(timeout_seconds);
+  bool ended = exchange(out_pipe[0], in_pipe[1], input, deadline, r.out);
   close(out_pipe[0]);
-  if (r.timed_out) kill(pid, SIGKILL);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (!ended || !reaped(pid, deadline, status)) {
+    r.timed_out = true;
+    r.output_ended = ended;
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   sigaction(SIGPIPE, &old, nullptr);
   if (!r.timed_out && WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
