@@ -98,6 +98,9 @@ struct HttpStream::State {
   std::condition_variable cv;
   bool follow = true;
   bool headers_done = false, finished = false, cancelled = false, stalled = false;
+  bool small = false;    // the reader reads a small answer: its body has the deadline too
+  bool overdue = false;  // stopped at the deadline
+  Clock::time_point started = Clock::now();
   long status = 0;
   std::map<std::string, std::vector<std::string>> headers;  // each line of a name repeated
   std::string buffer;  // received, not yet read
@@ -125,6 +128,9 @@ struct HttpStream::State {
     auto* s = static_cast<State*>(self);
     std::string line(data, size * count);
     std::lock_guard<std::mutex> lock(s->mutex);
+    // Headers coming are no silence, though curl's dlnow counts body bytes only: headers sent a byte at a time
+    // end at the deadline, which says so, instead of passing for a server that said nothing.
+    s->last_activity = Clock::now();
     if (starts_with(line, "HTTP/")) {
       s->headers.clear();
       size_t sp = line.find(' ');
@@ -160,11 +166,22 @@ struct HttpStream::State {
     return n;
   }
 
+  // A small answer's deadline, from the request's start: the silence check alone lets a server that sends one
+  // byte a second keep a request going for as long as it likes.
+  std::chrono::seconds small_answer_time() const {
+    return std::chrono::seconds(options.timeout_seconds) * kSmallAnswerTimeouts;
+  }
+
   static int on_progress(void* self, curl_off_t, curl_off_t dlnow, curl_off_t, curl_off_t ulnow) {
     auto* s = static_cast<State*>(self);
     std::lock_guard<std::mutex> lock(s->mutex);
     if (s->cancelled) return 1;
     auto now = Clock::now();
+    // Headers are small whatever the body; curl calls this at least once a second, and for each byte received.
+    if ((!s->headers_done || s->small) && now - s->started > s->small_answer_time()) {
+      s->overdue = true;
+      return 1;
+    }
     if (dlnow + ulnow != s->last_dlnow) {
       s->last_dlnow = dlnow + ulnow;
       s->last_activity = now;
@@ -189,6 +206,11 @@ struct HttpStream::State {
   TransferError error() const {
     std::string host = url_for_display(url);
     std::string detail = errbuf[0] ? errbuf : curl_easy_strerror(result);
+    // Not transient: a server that dribbles would do it again on each attempt.
+    if (overdue)
+      return TransferError(host + ": timed out: the answer was not complete after " +
+                               std::to_string(small_answer_time().count()) + " s (the deadline of a small answer: " +
+                               std::to_string(kSmallAnswerTimeouts) + " x --timeout)", false);
     if (stalled || result == CURLE_OPERATION_TIMEDOUT)
       return TransferError(host + ": timed out: no data for " + std::to_string(options.timeout_seconds) +
                                " s (--timeout)", true);
@@ -307,10 +329,18 @@ size_t HttpStream::read(void* buf, size_t n) {
   return take;
 }
 
+size_t HttpStream::read_small(void* buf, size_t n) {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->small = true;
+  }
+  return read(buf, n);
+}
+
 std::string HttpStream::read_all(uint64_t max_size) {
   std::string out;
   char buf[65536];
-  for (size_t n; (n = read(buf, sizeof buf)) > 0;) {
+  for (size_t n; (n = read_small(buf, sizeof buf)) > 0;) {
     out.append(buf, n);
     if (out.size() > max_size)
       throw InputError(url_for_display(state_->url) + ": response larger than " + std::to_string(max_size) + " bytes");

@@ -12,7 +12,7 @@ namespace imgaudit {
 
 struct HttpOptions {
   std::string ca_cert;        // a CA bundle trusted besides the system's; "" for the system's only
-  long timeout_seconds = 30;  // to connect, and without a byte received
+  long timeout_seconds = 30;  // to connect, and without a byte received; kSmallAnswerTimeouts times it for a small answer
   long first_retry_wait_ms = 500;  // before the first retry of a failed request, doubled for each next one
   std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
   std::string client_cert, client_key;  // PEM files for TLS client authentication
@@ -34,6 +34,10 @@ class TransferError : public InputError {
 // once the final response's headers are in (redirects followed), and the
 // body then streams through a bounded buffer, so a slow reader slows the
 // download instead of filling memory. Thread-safe to use from one thread at a time.
+// Every answer's headers, and the body of a small answer (read with
+// read_small or read_all), come within kSmallAnswerTimeouts x --timeout of
+// the request's start; a large body (a blob, read with read) only must not
+// go silent for --timeout.
 class HttpStream : public ByteStream {
  public:
   // Throws TransferError when no response comes.
@@ -48,7 +52,9 @@ class HttpStream : public ByteStream {
   std::vector<std::string> header_lines(const std::string& name) const;
   // Throws TransferError when the body breaks off.
   size_t read(void* buf, size_t n) override;
-  // The rest of the body; InputError when it exceeds max_size bytes.
+  // read() of a small answer: TransferError too once the request runs past its deadline.
+  size_t read_small(void* buf, size_t n);
+  // The rest of a small answer's body; InputError when it exceeds max_size bytes.
   std::string read_all(uint64_t max_size);
 
   struct State;

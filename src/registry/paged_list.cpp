@@ -14,10 +14,11 @@ namespace {
 
 constexpr size_t kShownPath = 200;
 
+// One page, a small answer.
 std::string read_page(HttpStream& response, const std::string& subject) {
   std::string body;
   char buf[65536];
-  for (size_t n; (n = response.read(buf, sizeof buf)) > 0;) {
+  for (size_t n; (n = response.read_small(buf, sizeof buf)) > 0;) {
     body.append(buf, n);
     if (body.size() > kMaxListPageBytes)
       throw InputError(subject + ": a page larger than " + std::to_string(kMaxListPageBytes) + " bytes");

@@ -47,6 +47,12 @@ parser.add_argument("--catalog-endless", action="store_true",
 parser.add_argument("--catalog-bytes", type=int, default=0, help="answer /v2/_catalog with a JSON of this many bytes")
 parser.add_argument("--tags-body", default=None, help="answer every tags list with this body")
 parser.add_argument("--tags-status", default="", help="NAME=STATUS,...: answer these repositories' tags lists so")
+parser.add_argument("--dribble", default=None,
+                    help="answer requests whose path holds this slowly but never silent: the status line and headers "
+                         "a line at a time, 100 X-Padding headers among them, then the body a byte at a time")
+parser.add_argument("--dribble-body", default=None,
+                    help="answer requests whose path holds this with the headers at once, then the body a byte at a time")
+parser.add_argument("--dribble-interval", type=float, default=0.1, help="seconds between two bytes dribbled")
 args = parser.parse_args()
 
 lock = threading.Lock()
@@ -96,8 +102,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with lock, open(os.path.join(args.dir, "requests.log"), "a") as f:
             f.write(json.dumps(entry) + "\n")
 
+    def dribbled(self, status, body, headers):
+        """True when the answer was sent slowly, as --dribble and --dribble-body ask."""
+        whole = args.dribble is not None and args.dribble in self.path
+        if not whole and (args.dribble_body is None or args.dribble_body not in self.path):
+            return False
+        lines = [f"{self.protocol_version} {status} {self.responses[status][0]}\r\n"]
+        lines += [f"X-Padding-{i}: {i}\r\n" for i in range(100 if whole else 0)]
+        lines += [f"{k}: {v}\r\n" for k, v in dict(headers, **{"Content-Length": len(body)}).items()] + ["\r\n"]
+        self.close_connection = True
+        try:
+            for line in lines:
+                if whole:
+                    time.sleep(args.dribble_interval)
+                self.wfile.write(line.encode())
+                self.wfile.flush()
+            for b in body:
+                time.sleep(args.dribble_interval)
+                self.wfile.write(bytes([b]))
+                self.wfile.flush()
+        except OSError:
+            pass  # the client gave up
+        return True
+
     def answer(self, status, body=b"", headers=None, send=None):
         self.log(status)
+        if self.command != "HEAD" and self.dribbled(status, body, headers or {}):
+            return
         self.send_response(status)
         for k, v in (headers or {}).items():
             self.send_header(k, v)
