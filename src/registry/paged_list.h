@@ -15,7 +15,7 @@ namespace imgaudit {
 // again without it. Returns the first answer that is not 200, its body unread
 // (nullptr when every page was read). Throws InputError "SUBJECT: why" for
 // what the pages do wrong: a loop, more than kMaxListPages, a page over
-// kMaxListPageBytes, malformed JSON, a Link that is malformed or leads to
+// kMaxListPageBytes, pages over kMaxListBytes together, malformed JSON, a Link that is malformed or leads to
 // another host.
 std::unique_ptr<HttpStream> read_pages(RegistryClient& client, const std::string& path, size_t page_size,
                                        const std::string& subject,

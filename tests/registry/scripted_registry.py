@@ -45,6 +45,9 @@ parser.add_argument("--catalog-link", default=None, help="the Link header of eve
 parser.add_argument("--catalog-endless", action="store_true",
                     help="every /v2/_catalog page names one repository and links to a next one")
 parser.add_argument("--catalog-bytes", type=int, default=0, help="answer /v2/_catalog with a JSON of this many bytes")
+parser.add_argument("--catalog-page-bytes", type=int, default=0,
+                    help="every /v2/_catalog page names one repository, is padded with whitespace to this many "
+                         "bytes and links to a next one")
 parser.add_argument("--tags-body", default=None, help="answer every tags list with this body")
 parser.add_argument("--tags-status", default="", help="NAME=STATUS,...: answer these repositories' tags lists so")
 parser.add_argument("--dribble", default=None,
@@ -217,6 +220,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if args.catalog_endless:
             k = int(self.query().get("last", ["r0"])[0][1:]) + 1
             body = json.dumps({"repositories": [f"r{k}"]}).encode()
+            headers["Link"] = f'</v2/_catalog?n=1&last=r{k}>; rel="next"'
+        elif args.catalog_page_bytes:
+            k = int(self.query().get("last", ["r0"])[0][1:]) + 1
+            body = json.dumps({"repositories": [f"r{k}"]}).encode()
+            body += b" " * (args.catalog_page_bytes - len(body))
             headers["Link"] = f'</v2/_catalog?n=1&last=r{k}>; rel="next"'
         elif args.catalog_bytes:
             start = b'{"repositories": ["'
