@@ -56,17 +56,42 @@ bool under(const std::string& name, const std::string& prefix) {
   return prefix.empty() || name == prefix || starts_with(name, prefix + "/");
 }
 
-// A catalog page's entry, checked as the distribution spec says a name is.
-const std::string& repository_name(const nlohmann::json& entry, const std::string& registry, const std::string& subject) {
-  if (!entry.is_string())
-    throw InputError(subject + ": a repository name that is not a string (" + std::string(entry.type_name()) + ")");
+// The names a listing skips, each in a note up to kMaxSkippedNamesNoted, the rest counted: a registry decides
+// what its lists hold, and one name that is no name must not stop the scan of a whole fleet.
+struct Skipped {
+  std::vector<std::string>& notes;
+  size_t count = 0;
+
+  void add(const std::string& subject, const std::string& why) {
+    if (++count <= kMaxSkippedNamesNoted) notes.push_back(subject + ": skipped " + why);
+  }
+  void note_the_rest(const std::string& registry) {
+    if (count > kMaxSkippedNamesNoted)
+      notes.push_back(registry + ": skipped " + std::to_string(count - kMaxSkippedNamesNoted) +
+                      " more invalid names (only the first " + std::to_string(kMaxSkippedNamesNoted) + " are named)");
+  }
+};
+
+// A catalog page's entry, checked as the distribution spec says a name is; nullptr, and a note, for one that
+// is not. A name outside the prefix is no concern of this listing, whatever it holds.
+const std::string* repository_name(const nlohmann::json& entry, const Target& target, const std::string& subject,
+                                   Skipped& skipped) {
+  if (!entry.is_string()) {
+    skipped.add(subject, "a repository name that is not a string (" + std::string(entry.type_name()) + ")");
+    return nullptr;
+  }
   const std::string& name = entry.get_ref<const std::string&>();
-  if (!is_repository_name(name))
-    throw InputError(subject + ": \"" + printable(name, kShownName) + "\" is not a valid repository name");
-  if (registry.size() + 1 + name.size() > kMaxRepositoryNameLength)
-    throw InputError(subject + ": repository name \"" + printable(name, kShownName) + "\" is longer than " +
-                     std::to_string(kMaxRepositoryNameLength) + " characters with its registry");
-  return name;
+  if (!under(name, target.prefix)) return nullptr;
+  if (!is_repository_name(name)) {
+    skipped.add(subject, "\"" + printable(name, kShownName) + "\": not a valid repository name");
+    return nullptr;
+  }
+  if (target.base.registry.size() + 1 + name.size() > kMaxRepositoryNameLength) {
+    skipped.add(subject, "repository name \"" + printable(name, kShownName) + "\": longer than " +
+                             std::to_string(kMaxRepositoryNameLength) + " characters with its registry");
+    return nullptr;
+  }
+  return &name;
 }
 
 // After GET /v2/_catalog answered `response` (not 200).
@@ -88,7 +113,7 @@ const std::string& repository_name(const nlohmann::json& entry, const std::strin
 }
 
 std::set<std::string> list_repositories(RegistryClient& client, const Target& target, size_t page_size,
-                                        bool has_credentials) {
+                                        bool has_credentials, Skipped& skipped) {
   const std::string& registry = target.base.registry;
   const std::string subject = registry + ": GET /v2/_catalog";
   std::set<std::string> names;
@@ -104,16 +129,16 @@ std::set<std::string> list_repositories(RegistryClient& client, const Target& ta
       if (++received > kMaxRegistryRepositories)
         throw InputError(registry + ": the catalog lists more than " + std::to_string(kMaxRegistryRepositories) +
                          " repositories");
-      const std::string& name = repository_name(entry, registry, subject);
-      if (under(name, target.prefix)) names.insert(name);
+      if (const std::string* name = repository_name(entry, target, subject, skipped)) names.insert(*name);
     }
   });
   if (refused) catalog_refused(*refused, client, registry, has_credentials);
   return names;
 }
 
-// The repository's tags; nullopt, with a note, when the registry refuses them.
-std::optional<std::set<std::string>> list_tags(RegistryClient& client, size_t page_size, std::vector<std::string>& notes) {
+// The repository's tags, those that are no tags skipped; nullopt, with a note, when the registry refuses them.
+std::optional<std::set<std::string>> list_tags(RegistryClient& client, size_t page_size, std::vector<std::string>& notes,
+                                               Skipped& skipped) {
   const std::string& registry = client.ref().registry;
   const std::string& name = client.ref().repository;
   const std::string repo = registry + "/" + name;
@@ -128,10 +153,13 @@ std::optional<std::set<std::string>> list_tags(RegistryClient& client, size_t pa
     for (const nlohmann::json& entry : *list) {
       if (++received > kMaxRepositoryTags)
         throw InputError(repo + ": more than " + std::to_string(kMaxRepositoryTags) + " tags");
-      if (!entry.is_string()) throw InputError(subject + ": a tag that is not a string (" + std::string(entry.type_name()) + ")");
+      if (!entry.is_string()) {
+        skipped.add(subject, "a tag that is not a string (" + std::string(entry.type_name()) + ")");
+        continue;
+      }
       const std::string& tag = entry.get_ref<const std::string&>();
-      if (!is_tag(tag)) throw InputError(subject + ": \"" + printable(tag, kShownName) + "\" is not a valid tag");
-      tags.insert(tag);
+      if (is_tag(tag)) tags.insert(tag);
+      else skipped.add(subject, "\"" + printable(tag, kShownName) + "\": not a valid tag");
     }
   });
   if (!refused) return tags;
@@ -169,13 +197,14 @@ RegistryListing list_registry(const RegistryQuery& query, const RegistryOptions&
   listing.registry = registry;
   listing.prefix = target.prefix;
   RegistryClient catalog(target.base, credentials, options, "registry:catalog:*");
-  std::set<std::string> names = list_repositories(catalog, target, page_size, credentials.has_value());
+  Skipped skipped{listing.notes};
+  std::set<std::string> names = list_repositories(catalog, target, page_size, credentials.has_value(), skipped);
   listing.repositories = names.size();
   for (const std::string& name : names) {
     RegistryRef ref = target.base;
     ref.repository = name;
     RegistryClient client(ref, credentials, options);
-    auto tags = list_tags(client, page_size, listing.notes);
+    auto tags = list_tags(client, page_size, listing.notes, skipped);
     if (!tags) continue;
     if (tags->empty()) listing.notes.push_back(registry + "/" + name + ": no tags, skipped");
     for (const std::string& tag : *tags) {
@@ -185,6 +214,7 @@ RegistryListing list_registry(const RegistryQuery& query, const RegistryOptions&
         listing.references.push_back(registry + "/" + name + ":" + tag);
     }
   }
+  skipped.note_the_rest(registry);
   std::sort(listing.references.begin(), listing.references.end());
   listing.references.erase(std::unique(listing.references.begin(), listing.references.end()), listing.references.end());
   return listing;

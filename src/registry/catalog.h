@@ -22,7 +22,7 @@ struct RegistryListing {
   std::vector<std::string> references;  // "HOST/REPO:TAG" selected, sorted, unique
   size_t repositories = 0;              // repositories under the prefix, tags or not
   size_t listed = 0;                    // their tagged references, before --include and --exclude
-  std::vector<std::string> notes;       // one line each: a repository skipped, and why
+  std::vector<std::string> notes;       // one line each: a repository or name skipped, and why
 };
 
 // Lists what a registry holds: GET /v2/_catalog, then each repository's
@@ -30,11 +30,13 @@ struct RegistryListing {
 // prefix, only the repositories under it ("HOST/team": team, team/a, team/b/c;
 // not teamx). Bearer tokens are asked for registry:catalog:* and
 // repository:NAME:pull. A repository without tags, or whose tags are refused,
-// is a note, not an error. Throws InputError (one line) for a registry that
-// does not serve its catalog, saying what to do instead, and for hostile
-// answers: names that are no repository names or tags, and past the bounds
-// of util/limits.h (kMaxListPages, kMaxListPageBytes, kMaxPageLinkBytes,
-// kMaxRegistryRepositories, kMaxRepositoryTags, kMaxRegistryImages).
+// is a note, not an error; so is a name that is no repository name or tag,
+// which is skipped (kMaxSkippedNamesNoted are named, the rest counted).
+// Throws InputError (one line) for a registry that does not serve its
+// catalog, saying what to do instead, and for hostile answers past the
+// bounds of util/limits.h (kMaxListPages, kMaxListPageBytes, kMaxListBytes,
+// kMaxPageLinkBytes, kMaxRegistryRepositories, kMaxRepositoryTags,
+// kMaxRegistryImages).
 RegistryListing list_registry(const RegistryQuery& query, const RegistryOptions& options);
 
 // Whether "REPO:TAG" matches one of `include` (all do when it is empty) and none of `exclude`.

@@ -74,27 +74,38 @@ TEST_F(CatalogHostile, AHugeAnswer) {
   EXPECT_EQ(error_of(reg, tmp), reg.host() + ": GET /v2/_catalog: a page larger than 8388608 bytes");
 }
 
-TEST_F(CatalogHostile, ABadRepositoryName) {
-  ScriptedRegistry upper(layout(), {"--catalog-body", R"({"repositories": ["ok", "Bad/Name"]})"});
-  EXPECT_EQ(error_of(upper, tmp), upper.host() + ": GET /v2/_catalog: \"Bad/Name\" is not a valid repository name");
-  // Control characters are shown escaped: the message stays one line that cannot drive the terminal.
-  ScriptedRegistry control(layout(), {"--catalog-body", R"({"repositories": ["a\u001b[2J\nb"]})"});
-  EXPECT_EQ(error_of(control, tmp), control.host() + ": GET /v2/_catalog: \"a\\x1b[2J\\x0ab\" is not a valid repository name");
-  ScriptedRegistry dots(layout(), {"--catalog-body", R"({"repositories": ["../etc"]})"});
-  EXPECT_EQ(error_of(dots, tmp), dots.host() + ": GET /v2/_catalog: \"../etc\" is not a valid repository name");
-  ScriptedRegistry number(layout(), {"--catalog-body", R"({"repositories": [7]})"});
-  EXPECT_EQ(error_of(number, tmp), number.host() + ": GET /v2/_catalog: a repository name that is not a string (number)");
+// A name that is no name is skipped with a note, and the listing goes on: a registry must not stop a fleet's scan.
+TEST_F(CatalogHostile, ABadRepositoryNameIsSkippedWithANote) {
   std::string long_name(250, 'a');
-  ScriptedRegistry too_long(layout(), {"--catalog-body", "{\"repositories\": [\"" + long_name + "\"]}"});
-  EXPECT_EQ(error_of(too_long, tmp), too_long.host() + ": GET /v2/_catalog: repository name \"" + std::string(100, 'a') +
-                                         "...\" is longer than 255 characters with its registry");
+  ScriptedRegistry reg(layout(), {"--catalog-body", R"({"repositories": ["ok", "Bad/Name", "a\u001b[2J\nb", "../etc", 7, ")" +
+                                                        long_name + R"(", "team/x", "../team"]})"});
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  EXPECT_EQ(listing.references, (std::vector<std::string>{reg.host() + "/ok:v1", reg.host() + "/team/x:v1"}));
+  EXPECT_EQ(listing.repositories, 2u);
+  const std::string subject = reg.host() + ": GET /v2/_catalog: skipped ";
+  EXPECT_EQ(listing.notes, (std::vector<std::string>{
+                               subject + "\"Bad/Name\": not a valid repository name",
+                               // Control characters are shown escaped: the note stays one line that cannot drive the terminal.
+                               subject + "\"a\\x1b[2J\\x0ab\": not a valid repository name",
+                               subject + "\"../etc\": not a valid repository name",
+                               subject + "a repository name that is not a string (number)",
+                               subject + "repository name \"" + std::string(100, 'a') +
+                                   "...\": longer than 255 characters with its registry",
+                               subject + "\"../team\": not a valid repository name"}));
+  // Under a prefix, the names outside it are none of the listing's concern, valid or not.
+  RegistryListing team = list_registry({reg.host() + "/team", {}, {}}, options_in(tmp));
+  EXPECT_EQ(team.references, std::vector<std::string>{reg.host() + "/team/x:v1"});
+  EXPECT_EQ(team.notes, std::vector<std::string>{subject + "a repository name that is not a string (number)"});
 }
 
-TEST_F(CatalogHostile, ABadTag) {
-  ScriptedRegistry reg(layout(), {"--repositories", "a", "--tags-body", R"({"name": "a", "tags": ["v1", "bad tag"]})"});
-  EXPECT_EQ(error_of(reg, tmp), reg.host() + ": GET /v2/a/tags/list: \"bad tag\" is not a valid tag");
-  ScriptedRegistry dash(layout(), {"--repositories", "a", "--tags-body", R"({"name": "a", "tags": ["-v1"]})"});
-  EXPECT_EQ(error_of(dash, tmp), dash.host() + ": GET /v2/a/tags/list: \"-v1\" is not a valid tag");
+TEST_F(CatalogHostile, ABadTagIsSkippedWithANote) {
+  ScriptedRegistry reg(layout(), {"--repositories", "a", "--tags-body", R"({"name": "a", "tags": ["v1", "bad tag", "-v1", null]})"});
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  EXPECT_EQ(listing.references, std::vector<std::string>{reg.host() + "/a:v1"});
+  const std::string subject = reg.host() + ": GET /v2/a/tags/list: skipped ";
+  EXPECT_EQ(listing.notes, (std::vector<std::string>{subject + "\"bad tag\": not a valid tag",
+                                                     subject + "\"-v1\": not a valid tag",
+                                                     subject + "a tag that is not a string (null)"}));
 }
 
 TEST_F(CatalogHostile, MalformedJson) {
