@@ -1,5 +1,4 @@
 #include "engine/engine_client.h"
-#include "util/bounded_json.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,14 +59,10 @@ std::unique_ptr<HttpStream> EngineClient::get(const std::string& path) {
 }
 
 void EngineClient::fail(HttpStream& answer, const std::string& what) {
-  std::string body, message;
+  std::string message;
   try {
-    body = answer.read_all(kMaxEngineAnswer);
-    nlohmann::json j = parse_bounded_json_or_discarded(body);
-    if (j.is_discarded()) throw std::runtime_error("not JSON");
-    if (j.is_object() && j.contains("message") && j["message"].is_string()) message = j["message"];
+    message = engine_error_message(answer.read_all(kMaxEngineAnswer));
   } catch (const std::exception&) {
-    message = body.substr(0, body.find('\n'));  // dockerd answers some errors in plain text
   }
   std::string hint = answer.status() == 400 && starts_with(endpoint_.base_url, "http://") && endpoint_.unix_socket.empty()
                          ? " (if the engine speaks TLS: DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH)"
@@ -76,18 +71,16 @@ void EngineClient::fail(HttpStream& answer, const std::string& what) {
                    (message.empty() ? "" : ": " + printable(message, 300)) + hint);
 }
 
-std::optional<nlohmann::json> EngineClient::inspect(const std::string& image) {
+std::optional<InspectedImage> EngineClient::inspect(const std::string& image) {
   check_engine_image_name(image);
   std::unique_ptr<HttpStream> answer = get("/images/" + image + "/json");
   if (answer->status() == 404) return std::nullopt;
   if (answer->status() != 200) fail(*answer, "inspecting " + image);
-  std::string body = answer->read_all(kMaxEngineAnswer);
-  std::string problem;
-  std::optional<nlohmann::json> j = parse_bounded_json(body, &problem);
-  if (!j) throw InputError(where() + ": inspecting " + image + ": " + problem);
-  if (!j->is_object() || !j->contains("Id") || !(*j)["Id"].is_string())
-    throw InputError(where() + ": inspecting " + image + ": the answer has no image Id");
-  return j;
+  try {
+    return parse_inspect_answer(answer->read_all(kMaxEngineAnswer));
+  } catch (const InputError& e) {
+    throw InputError(where() + ": inspecting " + image + ": " + e.what());
+  }
 }
 
 std::unique_ptr<HttpStream> EngineClient::export_image(const std::string& id) {

@@ -3,8 +3,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "engine/engine_answers.h"
 #include "engine/engine_endpoint.h"
 #include "registry/http.h"
 #include "util/limits.h"
@@ -25,7 +24,7 @@ class EngineClient {
   EngineClient(std::string name, EngineEndpoint endpoint, HttpOptions http);
 
   // GET /images/{name}/json; nullopt when the engine has no such image.
-  std::optional<nlohmann::json> inspect(const std::string& image);
+  std::optional<InspectedImage> inspect(const std::string& image);
   // GET /images/{id}/get: the image as `docker save` writes it, streamed.
   std::unique_ptr<HttpStream> export_image(const std::string& id);
 

@@ -2,28 +2,10 @@
 
 #include "engine/engine_client.h"
 #include "source/image_sources.h"
-#include "source/json_blobs.h"
 #include "util/error.h"
 #include "util/strings.h"
 
 namespace imgaudit {
-
-namespace {
-
-std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
-  std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const nlohmann::json& s : *it)
-    if (s.is_string()) out.push_back(s.get<std::string>());
-  return out;
-}
-
-Platform inspected_platform(const nlohmann::json& j) {
-  return {string_field(j, "Os"), string_field(j, "Architecture"), string_field(j, "Variant")};
-}
-
-}  // namespace
 
 std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const std::string& name,
                                                const std::optional<Platform>& platform, bool required,
@@ -36,7 +18,7 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
   std::vector<std::string> missed;
   for (const EngineEndpoint& endpoint : endpoints) {
     EngineClient client(docker ? "the Docker Engine" : "Podman", endpoint, options.http);
-    std::optional<nlohmann::json> inspected;
+    std::optional<InspectedImage> inspected;
     try {
       inspected = client.inspect(name);
     } catch (const EngineUnreachable& e) {
@@ -47,16 +29,15 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
       missed.push_back(client.where() + ": no image " + name);
       continue;
     }
-    Platform has = inspected_platform(*inspected);
+    const Platform& has = inspected->platform;
     if (platform && !has.architecture.empty() && !platform->matches(has)) {
       std::string why = client.where() + ": " + name + " is for " + has.str() + ", not " + platform->str();
       if (required) throw InputError::about(prefix + name, why);
       missed.push_back(why);
       continue;
     }
-    const std::string id = (*inspected)["Id"].get<std::string>();
-    ImageIdentity identity{engine, id, strings_of(*inspected, "RepoTags"), strings_of(*inspected, "RepoDigests"),
-                           endpoint.host};
+    const std::string& id = inspected->id;
+    ImageIdentity identity{engine, id, inspected->repo_tags, inspected->repo_digests, endpoint.host};
     std::unique_ptr<HttpStream> bytes = client.export_image(id);
     try {
       // The engine's ID is what `docker images` shows: the config's digest, or

@@ -285,6 +285,15 @@ def settings():
     write("settings", "json", sections("json", '{"quiet": true, "jobs": 2, "output": ["json=r.json"]}'))
 
 
+def engine():
+    inspect = json.dumps({"Id": "sha256:" + "a" * 64, "RepoTags": ["app:1"], "RepoDigests": ["app@sha256:" + "b" * 64],
+                          "Os": "linux", "Architecture": "arm64", "Variant": "v8"})
+    write("engine", "inspect", sections(inspect, '{"message":"No such image: app:2"}'))
+    write("engine", "odd-types", sections('{"Id": "x", "RepoTags": "app:1", "Os": 7, "RepoDigests": [1, null]}',
+                                          "page not found\nsecond line"))
+    write("engine", "no-id", sections('{"RepoTags": []}', '{"message": ["not", "a", "string"]}'))
+
+
 def main():
     for name, data in {"glibc-program": GLIBC_PROGRAM, "musl-pie-aarch64": MUSL_PIE, "library": LIBRARY,
                        "static-ppc32-be": STATIC_PPC, "freebsd": FREEBSD}.items():
@@ -296,6 +305,7 @@ def main():
     registry()
     redis()
     settings()
+    engine()
 
 
 if __name__ == "__main__":
