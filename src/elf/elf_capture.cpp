@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "elf/content_scan.h"
@@ -140,6 +141,21 @@ void ElfCapture::finish() {
   received_ = size_;
 }
 
+namespace {
+
+// The file offset of the bytes a PT_LOAD of the `count` program headers maps at `vaddr`.
+std::optional<uint64_t> mapped_offset(Elf* elf, size_t count, uint64_t vaddr) {
+  for (size_t i = 0; i < count; ++i) {
+    GElf_Phdr ph;
+    if (!gelf_getphdr(elf, int(i), &ph)) return std::nullopt;
+    if (ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz)
+      return ph.p_offset + (vaddr - ph.p_vaddr);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 // Once the head holds the program headers, the segments they name become windows too.
 void ElfCapture::want_segments() {
   constexpr size_t kHeader = sizeof(Elf64_Ehdr);
@@ -166,6 +182,13 @@ void ElfCapture::want_segments() {
     if (ph.p_type != PT_DYNAMIC && ph.p_type != PT_INTERP && ph.p_type != PT_NOTE) continue;
     want(ph.p_offset, std::min(ph.p_filesz, kElfSegmentWindow), received_);
     ++named;
+    // ld.so, and so ElfFile, reads the dynamic array at PT_DYNAMIC's address, which a file that lies
+    // in its p_offset maps elsewhere.
+    std::optional<uint64_t> mapped = ph.p_type == PT_DYNAMIC ? mapped_offset(elf, count, ph.p_vaddr) : std::nullopt;
+    if (mapped && *mapped != ph.p_offset && named < kMaxElfSegmentWindows) {
+      want(*mapped, kElfSegmentWindow, received_);
+      ++named;
+    }
   }
   elf_end(elf);
 }

@@ -16,9 +16,10 @@ namespace imgaudit {
 // offsets in a sparse mapping of the file's size, where pages never written cost no memory: the
 // head (the headers and, in what linkers write, the dynamic symbol and string tables and the
 // version records), the tail (section headers, their names, .symtab), the segments the program
-// headers name (PT_DYNAMIC, PT_INTERP, PT_NOTE) and what follows each Go build info magic. The
-// needles of content_scan are looked for in all of the stream. Every capture takes its memory
-// from one budget shared by the threads reading layers, so the total stays bounded too.
+// headers name (PT_DYNAMIC, at its file offset and where its address maps, PT_INTERP, PT_NOTE) and
+// what follows each Go build info magic. The needles of content_scan are looked for in all of the
+// stream. Every capture takes its memory from one budget shared by the threads reading layers, so
+// the total stays bounded too.
 class ElfCapture {
  public:
   // `size` is the file's size from its archive entry. Throws std::length_error above kMaxElfSize

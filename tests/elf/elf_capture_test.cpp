@@ -13,6 +13,7 @@
 #include "elf/content_scan.h"
 #include "elf/elf_capture.h"
 #include "elf/go_buildinfo.h"
+#include "damaged_elf.h"
 #include "elf_test_support.h"
 #include "util/strings.h"
 
@@ -60,6 +61,32 @@ void expect_same_facts_in_parts(const std::string& compiler, const std::string& 
 }  // namespace
 
 TEST(ElfCapture, DynamicProgramReadInPartsHasTheFactsOfTheWholeFile) { expect_same_facts_in_parts("gcc", ""); }
+
+// ld.so takes the dynamic array at PT_DYNAMIC's address, and so does the reader: of a large program whose
+// PT_DYNAMIC lies in its file offset (the loader never reads it), the part the address maps is kept too.
+TEST(ElfCapture, ALargeProgramsDynamicArrayIsKeptWhereTheLoaderFindsIt) {
+  if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  // .rodata's pad puts PT_DYNAMIC past the head window, .data's (after .dynamic) past the tail window.
+  std::string path = build(tmp, "gcc", R"(static const char pad[32 << 20] = {1};
+char after[32 << 20] = {1};
+int main(int argc, char** argv) { return pad[argc * 4096] + after[argc * 4096]; }
+)", "padded");
+  ASSERT_FALSE(path.empty());
+  std::string bytes = read_file(path);
+  Elf64_Phdr dynamic = get<Elf64_Phdr>(bytes, program_header_at(bytes, PT_DYNAMIC));
+  ASSERT_GT(dynamic.p_offset, kElfHeadWindow);
+  ASSERT_LT(dynamic.p_offset + dynamic.p_filesz, bytes.size() - kElfTailWindow);
+  put<uint64_t>(bytes, program_header_at(bytes, PT_DYNAMIC) + offsetof(Elf64_Phdr, p_offset), kElfHeadWindow + 4096);
+  write_file(tmp / "lying", bytes, 0755);
+  EXPECT_EQ(exec_status(tmp / "lying"), 0) << "the kernel and ld.so start it";
+  nlohmann::json whole = facts_json(inspect_elf(bytes));
+  EXPECT_EQ(whole["needed"], nlohmann::json::array({"libc.so.6"}));
+  EXPECT_EQ(whole["sections_error"], "");
+  auto kept = captured(bytes, 65536);
+  ASSERT_FALSE(kept->whole());
+  EXPECT_EQ(facts_json(inspect_elf(*kept)), whole);
+}
 
 TEST(ElfCapture, StaticMuslProgramReadInPartsHasTheFactsOfTheWholeFile) {
   expect_same_facts_in_parts("musl-gcc", "-static");
