@@ -75,6 +75,9 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
     facts.binaries.push_back(std::move(b));
   }
   facts.loader = loader.facts();
+  facts.over_limit = view.left_out();
+  facts.over_limit.insert(facts.over_limit.end(), facts.loader.over_limit.begin(), facts.loader.over_limit.end());
+  facts.over_limit_unlisted = view.left_out_unlisted();
   apply_load_context(facts.binaries);
 
   facts.tz = detect_tz(view, facts.image);

@@ -225,9 +225,15 @@ void to_json(nlohmann::json& j, const StartFacts& s) {
 }
 
 void to_json(nlohmann::json& j, const ImageFacts& f) {
+  nlohmann::json over_limit = nlohmann::json::array();
+  for (const LeftOut& l : f.over_limit)
+    over_limit.push_back({{"layer", l.layer < 0 || f.image.from_folder ? nlohmann::json(nullptr) : nlohmann::json(l.layer)},
+                          {"path", l.entry.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(display_path(l.entry.path))},
+                          {"limit", l.entry.limit}});
   j = {{"image", f.image}, {"distro", f.distro}, {"libc", f.libc}, {"loader", f.loader}, {"start", f.start},
        {"binaries", binaries_json(f)}, {"tz", f.tz}, {"python", f.python},
-       {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)}};
+       {"ca_bundle", f.ca_bundle.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.ca_bundle)},
+       {"over_limit", over_limit}};
 }
 
 }  // namespace imgaudit

@@ -134,6 +134,9 @@ struct LoaderFacts {
     std::string system_dirs_problem;
   };
   std::vector<GlibcLoader> glibc_loaders;  // by path
+  // What the loaders' inputs held past a bound, not followed (LD_LIBRARY_PATH entries, ld.so.conf lines and
+  // included files): the loaders read it, so the emulation may miss a directory they search.
+  std::vector<LeftOut> over_limit;
 };
 
 struct TzFacts {
@@ -187,6 +190,10 @@ struct ImageFacts {
   std::map<std::string, int> package_layer;  // package name -> layer that installed it (from packages_added)
   LoaderFacts loader;
   StartFacts start;  // what the runtime executes, and whether it can
+  // Entries of the layers and inputs of the loaders over a bound of one entry, not read: the layers' (from
+  // the view), then the loaders'; and by layer how many more the layers counted without listing.
+  std::vector<LeftOut> over_limit;
+  std::map<int, uint64_t> over_limit_unlisted;
 
   // The binary at `path` (a real path, as BinaryFacts::resolved gives them), or nullptr.
   const BinaryFacts* binary_at(const std::string& path) const;

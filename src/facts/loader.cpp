@@ -116,19 +116,36 @@ LibcKind LoaderEmulator::loader_kind(const Node* node) {
 LoaderEmulator::LoaderEmulator(const FsView& view, const ImageInfo& image, LibcKind image_libc)
     : view_(view), image_libc_(image_libc) {
   if (auto llp = image.env_value("LD_LIBRARY_PATH")) ld_library_path_ = split_any(*llp, ":;");
-  if (ld_library_path_.size() > kMaxLdLibraryPathEntries)
-    throw InputError("image config: LD_LIBRARY_PATH has " + std::to_string(ld_library_path_.size()) +
-                     " entries, more than the limit of " + std::to_string(kMaxLdLibraryPathEntries));
+  if (ld_library_path_.size() > kMaxLdLibraryPathEntries) {
+    left_out(-1, "",
+             "the image config's LD_LIBRARY_PATH has " + std::to_string(ld_library_path_.size()) +
+                 " entries, and those past the first " + std::to_string(kMaxLdLibraryPathEntries) +
+                 " (kMaxLdLibraryPathEntries) are not searched");
+    ld_library_path_.resize(kMaxLdLibraryPathEntries);
+  }
   for (auto& d : ld_library_path_)
     if (d.find('$') != std::string::npos) env_has_dst_ = true;
   read_ld_so_conf(image_file::kLdSoConf, 0);
   read_ld_so_cache();
 }
 
+void LoaderEmulator::left_out(int layer, std::string what, std::string limit) {
+  for (const LeftOut& l : over_limit_)
+    if (l.entry.limit == limit) return;  // one note a bound
+  over_limit_.push_back({layer, {std::move(what), std::move(limit)}});
+}
+
+void LoaderEmulator::conf_past(const std::string& limit) {
+  const Node* conf = view_.lookup(image_file::kLdSoConf);
+  left_out(conf ? conf->layer : -1, image_file::kLdSoConf, limit);
+  conf_stopped_ = true;
+}
+
 void LoaderEmulator::read_ld_so_conf(const std::string& path, int depth) {
-  if (depth > kMaxLdSoConfDepth) return;
+  if (depth > kMaxLdSoConfDepth || conf_stopped_) return;
   if (++conf_files_ > kMaxLdSoConfFiles)
-    throw InputError("/etc/ld.so.conf: its includes name more than " + std::to_string(kMaxLdSoConfFiles) + " files");
+    return conf_past("the files ld.so.conf and its includes name past the first " +
+                     std::to_string(kMaxLdSoConfFiles) + " (kMaxLdSoConfFiles) are not read");
   auto real = view_.resolve(path);
   if (!real || !conf_seen_.insert(*real).second) return;
   const Node* node = view_.find(*real);
@@ -136,9 +153,10 @@ void LoaderEmulator::read_ld_so_conf(const std::string& path, int depth) {
   const std::string& text = *node->text;
   std::string conf_dir = parent_dir(path);
   for (auto& raw_line : split_any(text, "\n")) {
+    if (conf_stopped_) return;
     if (++conf_lines_ > kMaxLdSoConfLines)
-      throw InputError("/etc/ld.so.conf: more than " + std::to_string(kMaxLdSoConfLines) +
-                       " lines with its includes");
+      return conf_past("the lines of ld.so.conf past the first " + std::to_string(kMaxLdSoConfLines) +
+                       ", its includes counted in (kMaxLdSoConfLines), are not read");
     std::string_view line = raw_line;
     line = line.substr(0, line.find('#'));
     auto words = split_any(line, " \t\r");
@@ -157,7 +175,7 @@ void LoaderEmulator::read_ld_so_conf(const std::string& path, int depth) {
   }
 }
 
-std::vector<std::string> LoaderEmulator::expand_glob(const std::string& pattern) const {
+std::vector<std::string> LoaderEmulator::expand_glob(const std::string& pattern) {
   std::vector<std::string> matches{""};
   for (auto& comp : split_any(pattern, "/")) {
     std::vector<std::string> next;
@@ -170,9 +188,11 @@ std::vector<std::string> LoaderEmulator::expand_glob(const std::string& pattern)
       std::sort(names.begin(), names.end());
       for (auto& n : names)
         if (fnmatch(comp.c_str(), n.c_str(), FNM_PERIOD) == 0) next.push_back(base.empty() ? n : base + "/" + n);
-      if (next.size() > kMaxLdSoConfFiles)
-        throw InputError("/etc/ld.so.conf: include " + display_path(pattern) + " matches more than " +
-                         std::to_string(kMaxLdSoConfFiles) + " files");
+      if (next.size() > kMaxLdSoConfFiles) {
+        conf_past("the files one include of ld.so.conf matches past the first " +
+                  std::to_string(kMaxLdSoConfFiles) + " (kMaxLdSoConfFiles) are not read");
+        next.resize(kMaxLdSoConfFiles);
+      }
     }
     matches = std::move(next);
   }
@@ -260,6 +280,7 @@ LoaderFacts LoaderEmulator::facts() const {
     f.ld_so_cache_warnings = cache_->warnings();
   }
   f.ld_so_conf_dirs = conf_dirs_;
+  f.over_limit = over_limit_;
   for (auto& [key, g] : glibc_setups_)  // ordered by loader path
     f.glibc_loaders.push_back({g.loader, g.system_dirs, g.system_dirs_problem.empty(), g.system_dirs_problem});
   return f;

@@ -107,7 +107,11 @@ class LoaderEmulator {
 
   void read_ld_so_conf(const std::string& path, int depth);
   void read_ld_so_cache();
-  std::vector<std::string> expand_glob(const std::string& pattern) const;
+  std::vector<std::string> expand_glob(const std::string& pattern);
+  // Notes `what` (in `layer`) as past `limit`, once a limit.
+  void left_out(int layer, std::string what, std::string limit);
+  // ld.so.conf read up to a bound, the rest of it and its includes not (as the note says).
+  void conf_past(const std::string& limit);
   std::string expand_dir(const std::string& dir, const std::string& origin_dir, const Target& t) const;
   std::vector<std::string> expand_dirs(const std::vector<std::string>& dirs, const std::string& origin_dir,
                                        const Target& t) const;
@@ -140,6 +144,8 @@ class LoaderEmulator {
   std::vector<std::string> conf_dirs_;
   std::unordered_set<std::string> conf_seen_;
   size_t conf_files_ = 0, conf_lines_ = 0;  // ld.so.conf files and lines read so far
+  bool conf_stopped_ = false;                 // at one of their bounds: the rest is not read
+  std::vector<LeftOut> over_limit_;
   uint64_t steps_ = 0;                        // paths tried and names loaded so far, every program's
   bool env_has_dst_ = false;  // LD_LIBRARY_PATH names $ORIGIN and the like
   LoaderFacts::Cache cache_state_ = LoaderFacts::Cache::Absent;

@@ -79,6 +79,8 @@ void FsView::set(const std::string& path, Node node) {
 }
 
 void FsView::apply(const LayerFacts& layer, int index) {
+  for (const OverLimit& o : layer.over_limit) left_out_.push_back({index, o});
+  if (layer.over_limit_unlisted) left_out_unlisted_[index] += layer.over_limit_unlisted;
   for (const auto& dir : layer.opaque_dirs) erase_subtree(dir, true);
   for (const auto& path : layer.whiteouts) erase_subtree(path, false);
   for (const auto& dir : layer.opaque_dirs) {

@@ -23,6 +23,13 @@ struct Node {
   const std::string* script_head = nullptr;  // an executable file's "#!" line (LayerFacts::script_heads)
 };
 
+// What a layer left out of the view because it passed a bound of one entry, with the layer's index
+// (-1: the image config).
+struct LeftOut {
+  int layer = -1;
+  OverLimit entry;
+};
+
 // The final view of an image's filesystem after the OCI layer rules. The
 // LayerFacts applied must outlive it.
 class FsView {
@@ -50,11 +57,18 @@ class FsView {
 
   const std::map<std::string, Node>& nodes() const { return nodes_; }
 
+  // The entries of the layers applied that were over a bound (LayerFacts::over_limit), and by layer how many
+  // more they counted without listing them.
+  const std::vector<LeftOut>& left_out() const { return left_out_; }
+  const std::map<int, uint64_t>& left_out_unlisted() const { return left_out_unlisted_; }
+
  private:
   void erase_subtree(const std::string& dir, bool keep_dir);
   std::string place(const std::string& path, int layer);
   void set(const std::string& path, Node node);
   std::map<std::string, Node> nodes_;
+  std::vector<LeftOut> left_out_;
+  std::map<int, uint64_t> left_out_unlisted_;
 };
 
 }  // namespace imgaudit

@@ -13,29 +13,36 @@ namespace imgaudit {
 
 namespace {
 
-constexpr size_t kNameShown = 100;  // bytes of a refused name its error line shows
-
-void check_length(std::string_view what, std::string_view path) {
-  if (path.size() > kMaxPathBytes)
-    throw InputError(std::string(what) + " of " + std::to_string(path.size()) + " bytes, longer than the limit of " +
-                     std::to_string(kMaxPathBytes) + ": '" + printable(path, kNameShown) + "'");
-}
+constexpr size_t kNameShown = 100;  // bytes of an over-long name a finding shows
 
 }  // namespace
 
-void LayerBounds::check_entry(archive_entry* e, std::string_view name, const char* hardlink) {
+bool LayerBounds::over_limit(std::string_view name, const std::string& limit) {
+  if (facts_.over_limit.size() < kMaxOverLimitListed)
+    facts_.over_limit.push_back({printable(name, kNameShown), limit});
+  else
+    ++facts_.over_limit_unlisted;
+  return false;
+}
+
+bool LayerBounds::check_entry(archive_entry* e, std::string_view name, const char* hardlink) {
   path_.reset();
   if (++entries_ > kMaxLayerEntries)
     throw InputError("more than " + std::to_string(kMaxLayerEntries) + " entries in one layer");
-  check_length("path", name);
-  if (hardlink) check_length("hard link target", hardlink);
-  if (const char* target = archive_entry_symlink(e)) check_length("symlink target", target);
+  const std::string bytes = std::to_string(kMaxPathBytes) + " bytes (kMaxPathBytes)";
+  if (name.size() > kMaxPathBytes) return over_limit(name, "paths longer than " + bytes);
+  if (hardlink && std::string_view(hardlink).size() > kMaxPathBytes)
+    return over_limit(name, "hard links whose targets are longer than " + bytes);
+  if (const char* target = archive_entry_symlink(e); target && std::string_view(target).size() > kMaxPathBytes)
+    return over_limit(name, "symbolic links whose targets are longer than " + bytes);
   path_ = normalize_entry_path(name);
-  if (!path_) return;  // LayerBuilder skips it with a warning
+  if (!path_) return true;  // LayerBuilder skips it with a warning
   size_t depth = path_->empty() ? 0 : size_t(std::count(path_->begin(), path_->end(), '/')) + 1;
-  if (depth > kMaxPathDepth)
-    throw InputError("path " + std::to_string(depth) + " folders deep, deeper than the limit of " +
-                     std::to_string(kMaxPathDepth) + ": '" + printable(name, kNameShown) + "'");
+  if (depth > kMaxPathDepth) {
+    path_.reset();
+    return over_limit(name, "paths deeper than " + std::to_string(kMaxPathDepth) + " folders (kMaxPathDepth)");
+  }
+  return true;
 }
 
 void LayerBounds::count_content() {

@@ -108,6 +108,13 @@ void from_json(const nlohmann::json& j, Entry& e) {
   j.at("link").get_to(e.link);
 }
 
+void to_json(nlohmann::json& j, const OverLimit& o) { j = {{"path", o.path}, {"limit", o.limit}}; }
+
+void from_json(const nlohmann::json& j, OverLimit& o) {
+  j.at("path").get_to(o.path);
+  j.at("limit").get_to(o.limit);
+}
+
 void to_json(nlohmann::json& j, const LayerFacts& l) {
   nlohmann::json hex_blobs = nlohmann::json::object(), hex_heads = nlohmann::json::object();
   for (auto& [path, bytes] : l.blobs) hex_blobs[path] = to_hex(bytes);
@@ -126,7 +133,9 @@ void to_json(nlohmann::json& j, const LayerFacts& l) {
        {"texts", l.texts},
        {"blobs", hex_blobs},
        {"script_heads", hex_heads},
-       {"warnings", l.warnings}};
+       {"warnings", l.warnings},
+       {"over_limit", l.over_limit},
+       {"over_limit_unlisted", l.over_limit_unlisted}};
 }
 
 void from_json(const nlohmann::json& j, LayerFacts& l) {
@@ -151,6 +160,8 @@ void from_json(const nlohmann::json& j, LayerFacts& l) {
     if (l.script_heads[path].size() > kShebangBufferBytes) throw InputError("layer facts: a script head is too long");
   }
   j.at("warnings").get_to(l.warnings);
+  j.at("over_limit").get_to(l.over_limit);
+  j.at("over_limit_unlisted").get_to(l.over_limit_unlisted);
 }
 
 }  // namespace imgaudit

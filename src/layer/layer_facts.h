@@ -26,7 +26,14 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 6;
+inline constexpr int kLayerFactsFormatVersion = 7;
+
+// What passes one of imgaudit's bounds and so was not read (an entry's path, an ld.so.conf line): a finding
+// (input-over-limit) lists it, so that one such entry costs its own reading, not the whole image's.
+struct OverLimit {
+  std::string path;   // as shown: printable, its first bytes only when it is the long part
+  std::string limit;  // which bound, as the finding says it: "paths longer than 4096 bytes (kMaxPathBytes)"
+};
 
 // Everything imgaudit keeps of one layer: a pure function of the layer's
 // bytes, so layers can be read in parallel and cached by digest.
@@ -49,6 +56,9 @@ struct LayerFacts {
   // head: a script whose line was not kept (past the layer's content budget, kMaxLayerContentBytes).
   std::map<std::string, std::string> script_heads;
   std::vector<std::string> warnings;            // hostile or skipped entries
+  // Entries over a bound, skipped: the first kMaxOverLimitListed, then only counted.
+  std::vector<OverLimit> over_limit;
+  uint64_t over_limit_unlisted = 0;
 };
 
 // True for the text files whose content the inspectors read: os-release,
@@ -87,6 +97,8 @@ LayerFacts read_root_dir(const std::string& dir);
 
 void to_json(nlohmann::json& j, const Entry& e);
 void from_json(const nlohmann::json& j, Entry& e);
+void to_json(nlohmann::json& j, const OverLimit& o);
+void from_json(const nlohmann::json& j, OverLimit& o);
 void to_json(nlohmann::json& j, const LayerFacts& l);
 void from_json(const nlohmann::json& j, LayerFacts& l);
 

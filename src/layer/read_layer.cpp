@@ -237,7 +237,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
         facts.warnings.push_back(std::string(path ? path : "") + ": " + (reason ? reason : "odd header"));
       }
       try {
-        bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e));
+        if (!bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e))) continue;  // its data is skipped
         builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
         bounds.count_content();
       } catch (const InputError&) {

@@ -59,13 +59,17 @@ LayerFacts read_root_dir(const std::string& dir) {
                                (reason ? reason : "unreadable"));
       continue;
     }
-    archive_read_disk_descend(a.get());
-    if (!rel) continue;  // the root itself
+    if (!rel) {  // the root itself
+      archive_read_disk_descend(a.get());
+      continue;
+    }
     archive_entry* e = entry.get();
     archive_entry* spare = nullptr;
     archive_entry_linkify(links.get(), &e, &spare);
     const char* hardlink = relative_to(archive_entry_hardlink(e), prefix);
-    bounds.check_entry(e, rel, hardlink);
+    // Not descended into when over a bound: a folder nested 50,000 deep costs one entry, not the walk.
+    if (!bounds.check_entry(e, rel, hardlink)) continue;
+    archive_read_disk_descend(a.get());
     try {
       builder.add(a.get(), e, rel, hardlink);
     } catch (const InputError& err) {

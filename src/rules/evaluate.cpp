@@ -4,6 +4,7 @@
 
 #include "rules/finding_groups.h"
 #include "rules/environment_rules.h"
+#include "rules/input_rules.h"
 #include "rules/linkage_rules.h"
 #include "rules/package_rules.h"
 #include "rules/resolver_rules.h"
@@ -22,6 +23,7 @@ std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   check_packages(facts, groups);
   check_wheels(facts, groups);
   check_start(facts, groups);  // after check_linkage: a program that cannot load stops the container
+  check_inputs(facts, groups);
   std::vector<Finding> out;
   groups.emit(out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {

@@ -77,6 +77,8 @@ inline constexpr size_t kMaxPathBytes = 4096;
 // Folders one path passes through: real paths pass under 30 (a Debian 12 machine: 21; Alpine's minirootfs: 7).
 // Each path is kept whole, so 50,000 nested folders would cost 50,000 paths of up to 100 KB each.
 inline constexpr size_t kMaxPathDepth = 256;
+// Entries over the bounds above that one layer's facts list (input-over-limit); the rest are counted.
+inline constexpr size_t kMaxOverLimitListed = 100;
 // Bytes of the text files the inspectors read (package databases, os-release, ld.so.conf, wheel METADATA) and
 // of the caches they parse (ld.so.cache, glibc's loader) in one layer, beside the caps per file: a Debian 12 developer machine's come to 2.5 MB (dpkg's status of 1,024
 // packages 0.9 MB, the METADATA of 452 wheels 1.6 MB); an image of 10,000 packages stays under 15 MB.

@@ -261,50 +261,73 @@ void remove_nested_folders(const std::string& root, int depth) {
 
 }  // namespace
 
-// Folders nested 3,000 deep (50,000 once cost 60 s and 2.7 GiB: each path is kept whole). The walk stops
-// at the first path deeper than the limit, at a cost that does not grow with the depth.
-TEST(HostileInput, FolderNestedThousandsDeepIsRefusedAtTheDepthLimit) {
+namespace {
+
+// The finding input-over-limit of a JSON report: each listed path with its message, as "PATH | MESSAGE".
+std::vector<std::string> over_limit(const nlohmann::json& report) {
+  std::vector<std::string> out;
+  for (const nlohmann::json& f : report["findings"])
+    if (f["id"] == "input-over-limit")
+      for (const nlohmann::json& p : f["paths"]) out.push_back(p.get<std::string>() + " | " + f["message"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+// Folders nested 3,000 deep (50,000 once cost 60 s and 2.7 GiB: each path is kept whole). The walk does not
+// descend past the depth bound, at a cost that does not grow with the depth, and says where it stopped;
+// the rest of the folder is audited.
+TEST(HostileInput, FolderNestedThousandsDeepIsCutAtTheDepthBoundAndSaid) {
   constexpr int kDepth = 3000;
   TempDir tmp;
   std::string root = tmp / "root";
-  std::filesystem::create_directories(root);
+  std::filesystem::create_directories(root + "/etc");
+  write_file(root + "/etc/os-release", "ID=deep\n");
   make_nested_folders(root, kDepth);
 
   MeasuredRun m;
-  double cpu = child_cpu_seconds([&] { m = run_imgaudit_measured({root}); });
-  EXPECT_EQ(m.result.status, 2) << m.result.err;
-  EXPECT_EQ(m.result.err, "imgaudit: rootfs:" + root + ": path " + std::to_string(kMaxPathDepth + 1) +
-                              " folders deep, deeper than the limit of " + std::to_string(kMaxPathDepth) + ": '" +
-                              repeated("d/", 50) + "...'\n");
+  double cpu = child_cpu_seconds([&] { m = run_imgaudit_measured({"--format", "json", root}); });
+  EXPECT_EQ(m.result.status, 0) << m.result.err;
+  nlohmann::json report = m.result.json();
+  EXPECT_EQ(report["distro"]["id"], "deep");
+  EXPECT_EQ(over_limit(report),
+            std::vector<std::string>{"/" + repeated("d/", 50) + "... | Past one of imgaudit's bounds, not read: paths "
+                                     "deeper than 256 folders (kMaxPathDepth)."});
   EXPECT_LT(cpu, 5.0) << "CPU seconds";
   EXPECT_LT(m.peak_rss_mib, 200.0);
   remove_nested_folders(root, kDepth);
 }
 
-// In a layer: a path longer than PATH_MAX, a symlink target as long, and a path deeper than the limit.
-TEST(HostileInput, LayerPathTooLongOrTooDeepIsOneLineAndExitTwo) {
+// In a layer: a path longer than PATH_MAX, a symlink target as long, and a path deeper than the bound, each
+// beside a program whose loader is missing. The entry is left out and listed with its bound; the rest of
+// the layer is audited, so the program's error is still found (the whole image was refused once).
+TEST(HostileInput, LayerPathTooLongOrTooDeepIsLeftOutAndTheImageAudited) {
   const std::string too_long = std::string(kMaxPathBytes + 1, 'p');
   const std::string too_deep = repeated("d/", kMaxPathDepth) + "f";
+  const std::string bytes = std::to_string(kMaxPathBytes) + " bytes (kMaxPathBytes).";
   struct Case {
     TarEntrySpec entry;
-    std::string error;
+    std::string listed;
   };
   const std::vector<Case> cases = {
-      {file(too_long, "x\n", 0644),
-       "path of 4097 bytes, longer than the limit of 4096: '" + std::string(100, 'p') + "...'"},
-      {symlink_entry("etc/far", too_long),
-       "symlink target of 4097 bytes, longer than the limit of 4096: '" + std::string(100, 'p') + "...'"},
-      {file(too_deep, "x\n", 0644),
-       "path 257 folders deep, deeper than the limit of 256: '" + repeated("d/", 50) + "...'"},
+      {file(too_long, "x\n", 0644), "/" + std::string(100, 'p') + "... | Past one of imgaudit's bounds, not read: paths "
+                                    "longer than " + bytes},
+      {symlink_entry("etc/far", too_long), "/etc/far | Past one of imgaudit's bounds, not read: symbolic links whose "
+                                           "targets are longer than " + bytes},
+      {file(too_deep, "x\n", 0644), "/" + repeated("d/", 50) + "... | Past one of imgaudit's bounds, not read: paths "
+                                    "deeper than 256 folders (kMaxPathDepth)."},
   };
+  TempDir build;
+  const std::string program = compiled(build, "gcc", kHelloC);
   for (const Case& c : cases) {
     TempDir tmp;
     ImageSpec spec = native_image();
-    spec.layers.push_back(layer({c.entry}, "COPY . /"));
-    std::string ref = write_oci(tmp, spec);
-    CliResult r = run_imgaudit(ref);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.err, layer_error_start(ref, spec.layers[0]) + c.error + "\n");
+    spec.layers.push_back(layer({c.entry, file("usr/bin/hello", program)}, "COPY . /"));
+    nlohmann::json report = audit_json(tmp, spec, "img", "--fail-on error", 1);
+    EXPECT_EQ(over_limit(report), std::vector<std::string>{c.listed});
+    bool interpreter_missing = false;
+    for (const nlohmann::json& f : report["findings"]) interpreter_missing |= f["id"] == "interpreter-missing";
+    EXPECT_TRUE(interpreter_missing) << report["findings"].dump();
   }
 }
 
@@ -442,44 +465,47 @@ TEST(HostileInput, DockerArchiveListingTooManyImagesIsOneLineAndExitTwo) {
                        std::to_string(kMaxIndexManifests) + " images\n");
 }
 
-TEST(HostileInput, LdLibraryPathOfThousandsOfEntriesIsOneLineAndExitTwo) {
+TEST(HostileInput, LdLibraryPathOfThousandsOfEntriesIsSearchedToItsBoundAndSaid) {
   TempDir tmp;
   ImageSpec spec = native_image();
   spec.layers.push_back(layer({file("etc/hostname", "env\n", 0644)}, "COPY hostname /etc/"));
   std::vector<std::string> dirs;
   for (int i = 0; i < 5000; ++i) dirs.push_back("/opt/lib" + std::to_string(i));
   spec.env = {"LD_LIBRARY_PATH=" + join(dirs, ":")};
-  std::string ref = write_oci(tmp, spec);
-  CliResult r = run_imgaudit(ref);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(r.err, "imgaudit: " + ref + ": image config: LD_LIBRARY_PATH has 5000 entries, more than the limit of " +
-                       std::to_string(kMaxLdLibraryPathEntries) + "\n");
+  nlohmann::json report = audit_json(tmp, spec);
+  std::vector<std::string> messages;
+  for (const nlohmann::json& f : report["findings"])
+    if (f["id"] == "input-over-limit") messages.push_back(f["message"]);
+  EXPECT_EQ(messages, std::vector<std::string>{"Past one of imgaudit's bounds, not read: the image config's "
+                                               "LD_LIBRARY_PATH has 5000 entries, and those past the first " +
+                                               std::to_string(kMaxLdLibraryPathEntries) +
+                                               " (kMaxLdLibraryPathEntries) are not searched."});
 }
 
 // ld.so.conf whose includes include each other through one glob (each file read once, but every one names
-// all the others again), one whose glob matches too many files, and one of too many lines.
-TEST(HostileInput, LdSoConfIncludeBombIsOneLineAndExitTwo) {
+// all the others again), one whose glob matches too many files, and one of too many lines: read up to the
+// bound, the rest said in input-over-limit, the image audited.
+TEST(HostileInput, LdSoConfIncludeBombIsReadToItsBoundAndSaid) {
   std::vector<TarEntrySpec> bomb = {file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644)};
   for (int i = 0; i < 64; ++i)
     bomb.push_back(file("etc/ld.so.conf.d/" + std::to_string(i) + ".conf", "include /etc/ld.so.conf.d/*.conf\n", 0644));
   std::vector<TarEntrySpec> wide = {file("etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n", 0644)};
   for (size_t i = 0; i <= kMaxLdSoConfFiles; ++i)
     wide.push_back(file("etc/ld.so.conf.d/" + std::to_string(i) + ".conf", "/opt/lib\n", 0644));
+  const std::string files = std::to_string(kMaxLdSoConfFiles) + " (kMaxLdSoConfFiles) are not read.";
   const std::vector<std::pair<std::vector<TarEntrySpec>, std::string>> cases = {
-      {bomb, "/etc/ld.so.conf: its includes name more than " + std::to_string(kMaxLdSoConfFiles) + " files"},
-      {wide, "/etc/ld.so.conf: include /etc/ld.so.conf.d/*.conf matches more than " +
-                 std::to_string(kMaxLdSoConfFiles) + " files"},
+      {bomb, "the files ld.so.conf and its includes name past the first " + files},
+      {wide, "the files one include of ld.so.conf matches past the first " + files},
       {{file("etc/ld.so.conf", repeated("/opt/lib\n", kMaxLdSoConfLines + 1), 0644)},
-       "/etc/ld.so.conf: more than " + std::to_string(kMaxLdSoConfLines) + " lines with its includes"},
+       "the lines of ld.so.conf past the first " + std::to_string(kMaxLdSoConfLines) +
+           ", its includes counted in (kMaxLdSoConfLines), are not read."},
   };
-  for (const auto& [entries, error] : cases) {
+  for (const auto& [entries, limit] : cases) {
     TempDir tmp;
     ImageSpec spec = native_image();
     spec.layers.push_back(layer(entries, "COPY ld.so.conf* /etc/"));
-    std::string ref = write_oci(tmp, spec);
-    CliResult r = run_imgaudit(ref);
-    EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_EQ(r.err, "imgaudit: " + ref + ": " + error + "\n");
+    EXPECT_EQ(over_limit(audit_json(tmp, spec)),
+              std::vector<std::string>{"/etc/ld.so.conf | Past one of imgaudit's bounds, not read: " + limit});
   }
 }
 

@@ -384,20 +384,27 @@ TEST_F(FactsLoader, SearchTooLongToFollowIsAnErrorWithBoundedCostNotAHang) {
   EXPECT_LT(u.ru_maxrss / 1024, 1024) << "MiB";
 }
 
-TEST_F(FactsLoader, LdLibraryPathOfTooManyEntriesIsAnError) {
+// An LD_LIBRARY_PATH past the bound is searched up to it, and the rest is said, not silently dropped: a
+// library only in the 257th folder is missing, with the note that explains why.
+TEST_F(FactsLoader, LdLibraryPathPastTheBoundIsSearchedUpToItAndSaidSo) {
   ViewBuilder b;
   glibc_base(b);
   std::string llp = "LD_LIBRARY_PATH=/opt/0";
   for (size_t i = 1; i <= kMaxLdLibraryPathEntries; ++i) llp += ":/opt/" + std::to_string(i);
   b.elf_file("usr/bin/app", at("app"));
-  try {
-    run_loader(b, "usr/bin/app", {llp});
-    ADD_FAILURE() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "image config: LD_LIBRARY_PATH has 257 entries, more than the limit of 256");
-  }
-  llp.resize(llp.rfind(':'));  // 256 entries: searched
-  EXPECT_EQ(run_loader(b, "usr/bin/app", {llp}).missing_needed, Names{"libfoo.so"});
+  b.elf_file("opt/" + std::to_string(kMaxLdLibraryPathEntries) + "/libfoo.so", at("libfoo.so"));
+  LoaderFacts past;
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {llp}, LibcKind::Glibc, &past).missing_needed, Names{"libfoo.so"});
+  ASSERT_EQ(past.over_limit.size(), 1u);
+  EXPECT_EQ(past.over_limit[0].layer, -1);
+  EXPECT_EQ(past.over_limit[0].entry.limit,
+            "the image config's LD_LIBRARY_PATH has 257 entries, and those past the first 256 "
+            "(kMaxLdLibraryPathEntries) are not searched");
+  // With that folder among the first 256, the library is found and nothing is said.
+  llp = "LD_LIBRARY_PATH=/opt/" + std::to_string(kMaxLdLibraryPathEntries);
+  LoaderFacts within;
+  EXPECT_EQ(run_loader(b, "usr/bin/app", {llp}, LibcKind::Glibc, &within).missing_needed, Names{});
+  EXPECT_TRUE(within.over_limit.empty());
 }
 
 }  // namespace

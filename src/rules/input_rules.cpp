@@ -1,0 +1,18 @@
+// input-over-limit: entries and loader inputs left out at a bound, each listed, so that an image with one
+// such entry is still audited and the gap is never silent.
+#include "rules/input_rules.h"
+
+namespace imgaudit {
+
+void check_inputs(const ImageFacts& facts, FindingGroups& groups) {
+  for (const LeftOut& l : facts.over_limit) {
+    auto unlisted = facts.over_limit_unlisted.find(l.layer);
+    std::string more = unlisted == facts.over_limit_unlisted.end()
+                           ? ""
+                           : " (its layer holds " + std::to_string(unlisted->second) + " more, not listed)";
+    groups.add("input-over-limit", finding_layer(facts, l.layer), l.entry.limit, l.entry.path,
+               {{"limit", l.entry.limit}, {"more", more}});
+  }
+}
+
+}  // namespace imgaudit
