@@ -14,15 +14,7 @@
 namespace imgaudit::test {
 namespace {
 
-class CatalogBounds : public ::testing::Test {
- protected:
-  void SetUp() override {
-    SKIP_WITHOUT_PYTHON();
-    one_layer_layout(tmp_);
-  }
-  std::string layout() const { return tmp_ / "layout"; }
-  TempDir tmp_, home_;
-};
+class CatalogBounds : public OneLayerRegistryTest {};
 
 TEST_F(CatalogBounds, ACatalogOfEndlessPagesOfWhitespaceEndsAtTheListBound) {
   // Each page is as large as a page may be, and names one repository and a next page.

@@ -13,15 +13,7 @@
 namespace imgaudit::test {
 namespace {
 
-class HelperTimeout : public ::testing::Test {
- protected:
-  void SetUp() override {
-    SKIP_WITHOUT_PYTHON();
-    one_layer_layout(tmp_);
-  }
-  std::string layout() const { return tmp_ / "layout"; }
-  TempDir tmp_, home_;
-};
+class HelperTimeout : public OneLayerRegistryTest {};
 
 TEST_F(HelperTimeout, AHelperThatClosesItsOutputAndSleepsIsKilledAtTheTimeout) {
   // A helper on PATH, named in the docker config: it closes its standard output, then sleeps as itself.

@@ -1,6 +1,8 @@
 #pragma once
 // scripted_registry.py on 127.0.0.1: a registry serving an OCI layout that
 // misbehaves as told, with a log of the requests it answered.
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,5 +40,17 @@ std::string one_layer_layout(const TempDir& tmp);
 
 #define SKIP_WITHOUT_PYTHON() \
   if (!::imgaudit::test::have_tool("python3")) GTEST_SKIP() << "python3 is needed"
+
+// A test of imgaudit against a ScriptedRegistry serving one_layer_layout (tmp_/layout): skips without python3.
+class OneLayerRegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_PYTHON();
+    digest_ = one_layer_layout(tmp_);
+  }
+  std::string layout() const { return tmp_ / "layout"; }
+  TempDir tmp_, home_;
+  std::string digest_;  // the image's manifest
+};
 
 }  // namespace imgaudit::test

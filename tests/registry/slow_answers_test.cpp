@@ -11,20 +11,13 @@
 namespace imgaudit::test {
 namespace {
 
-class SlowAnswers : public ::testing::Test {
+class SlowAnswers : public OneLayerRegistryTest {
  protected:
-  void SetUp() override {
-    SKIP_WITHOUT_PYTHON();
-    digest_ = one_layer_layout(tmp_);
-  }
-  std::string layout() const { return tmp_ / "layout"; }
   // The digest of the image's one layer.
   std::string layer() const {
     auto manifest = nlohmann::json::parse(read_file(tmp_ / ("layout/blobs/sha256/" + digest_.substr(7))));
     return manifest["layers"][0]["digest"];
   }
-  TempDir tmp_, home_;
-  std::string digest_;
 };
 
 // --timeout 1: answers dribbled a byte (or a header line) every 0.1 s are never silent for a second, and
