@@ -67,7 +67,10 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
   app.add_option("--insecure-registry", out.insecure_registries,
                  "HOST[:PORT] that may be reached over plain HTTP (localhost and 127.0.0.1 always may); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--timeout", out.timeout_seconds, "seconds to connect, and without data, before a request fails (default 30)")
+  app.add_option("--timeout", out.timeout_seconds,
+                 "seconds to connect, and without data, before a request fails; a small answer (manifest, token, "
+                 "list page) must be whole within 4 times it, and a credential helper answer and exit within it "
+                 "(default 30)")
       ->check(CLI::Range(1L, 3600L));
   app.add_option("--retry-wait", out.retry_wait_ms,
                  "milliseconds before retrying a failed request, doubled for each next retry (default 500)")
