@@ -46,16 +46,27 @@ std::optional<Credentials> from_helper(const std::string& helper, const std::str
     if (r.out.find("credentials not found") != std::string::npos) return std::nullopt;
     throw InputError("credential helper " + program + " get failed (exit status " + std::to_string(r.exit_status) + ")");
   }
-  nlohmann::json j = parse_bounded_json_or_discarded(r.out);
+  std::optional<Credentials> answered = helper_answer_credentials(r.out);
+  if (!answered) throw InputError("credential helper " + program + " get printed no Username and Secret JSON");
+  return answered;
+}
+
+std::optional<Credentials> from_auths(const nlohmann::json& entry, const std::string& path, const std::string& key) {
+  return auths_entry_credentials(entry, path + ": auths[\"" + key + "\"]");
+}
+
+}  // namespace
+
+std::optional<Credentials> helper_answer_credentials(const std::string& out) {
+  nlohmann::json j = parse_bounded_json_or_discarded(out);
   if (!j.is_object() || !j.contains("Username") || !j.contains("Secret") || !j["Username"].is_string() ||
       !j["Secret"].is_string())
-    throw InputError("credential helper " + program + " get printed no Username and Secret JSON");
+    return std::nullopt;
   // "<token>" marks an identity token for docker's OAuth flow, which registries take as a password too.
   return Credentials{j["Username"].get<std::string>(), j["Secret"].get<std::string>()};
 }
 
-std::optional<Credentials> from_auths(const nlohmann::json& entry, const std::string& path, const std::string& key) {
-  std::string what = path + ": auths[\"" + key + "\"]";
+std::optional<Credentials> auths_entry_credentials(const nlohmann::json& entry, const std::string& what) {
   if (!entry.is_object()) throw InputError(what + " is not an object");
   if (auto auth = entry.find("auth"); auth != entry.end() && auth->is_string() && !auth->get<std::string>().empty()) {
     auto decoded = base64_decode(auth->get<std::string>());
@@ -70,8 +81,6 @@ std::optional<Credentials> from_auths(const nlohmann::json& entry, const std::st
     return Credentials{"<token>", token->get<std::string>()};
   return std::nullopt;
 }
-
-}  // namespace
 
 std::string docker_config_path() {
   std::string dir = docker_config_dir(process_environment());

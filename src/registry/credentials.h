@@ -2,6 +2,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace imgaudit {
 
 struct Credentials {
@@ -20,5 +22,12 @@ std::string docker_config_path();
 // holding a secret) when the file or a helper is broken.
 std::optional<Credentials> find_credentials(const std::string& registry, const std::string& config_path,
                                             long timeout_seconds);
+
+// What a credential helper's `get` printed, when it is the JSON docker expects ({"Username", "Secret"}).
+std::optional<Credentials> helper_answer_credentials(const std::string& out);
+
+// One entry of a docker config's auths (`what` names it in errors): base64 "user:password" in `auth`,
+// else username and password, else an identity token; nullopt when it holds none. Throws InputError.
+std::optional<Credentials> auths_entry_credentials(const nlohmann::json& entry, const std::string& what);
 
 }  // namespace imgaudit

@@ -294,6 +294,16 @@ def engine():
     write("engine", "no-id", sections('{"RepoTags": []}', '{"message": ["not", "a", "string"]}'))
 
 
+def credentials():
+    write("credentials", "helper", sections('{"ServerURL":"registry.example.com","Username":"u","Secret":"s3cret"}',
+                                            '{"auth":"dXNlcjpwYXNz"}'))
+    write("credentials", "token", sections('{"Username":"<token>","Secret":"eyJhbGciOi"}',
+                                           '{"identitytoken":"eyJhbGciOi"}'))
+    write("credentials", "odd", sections('{"Username":1,"Secret":null}', '{"auth":"bm8tY29sb24=","username":"x"}'))
+    write("credentials", "plain", sections("credentials not found in native keychain\n",
+                                           '{"username":"u","password":"p"}'))
+
+
 def main():
     for name, data in {"glibc-program": GLIBC_PROGRAM, "musl-pie-aarch64": MUSL_PIE, "library": LIBRARY,
                        "static-ppc32-be": STATIC_PPC, "freebsd": FREEBSD}.items():
@@ -306,6 +316,7 @@ def main():
     redis()
     settings()
     engine()
+    credentials()
 
 
 if __name__ == "__main__":
