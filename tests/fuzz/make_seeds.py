@@ -304,9 +304,20 @@ def credentials():
                                            '{"username":"u","password":"p"}'))
 
 
+def damaged_sections(program, shoff, shentsize, shnum):
+    """A 64-bit little-endian program whose section header fields lie: the kernel and ld.so never read them."""
+    out = bytearray(program)
+    struct.pack_into("<Q", out, 0x28, shoff)
+    struct.pack_into("<HH", out, 0x3A, shentsize, shnum)
+    return bytes(out)
+
+
 def main():
     for name, data in {"glibc-program": GLIBC_PROGRAM, "musl-pie-aarch64": MUSL_PIE, "library": LIBRARY,
-                       "static-ppc32-be": STATIC_PPC, "freebsd": FREEBSD}.items():
+                       "static-ppc32-be": STATIC_PPC, "freebsd": FREEBSD,
+                       "shoff-past-end": damaged_sections(GLIBC_PROGRAM, 1 << 40, 64, 3),
+                       "shentsize-12": damaged_sections(GLIBC_PROGRAM, 0x40, 12, 2),
+                       "shnum-fff0": damaged_sections(GLIBC_PROGRAM, 0x40, 64, 0xFFF0)}.items():
         write("elf", name, data)
     archives(layers())
     references()
