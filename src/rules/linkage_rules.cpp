@@ -57,139 +57,161 @@ std::string missing_lib_advice(const LibraryPackages& p) {
 
 }  // namespace
 
-void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
-  const LibcKind image_libc = facts.libc.family;
-  const std::string libc_key = to_string(image_libc);
+namespace {
 
-  struct MissingLibs {
-    std::vector<std::string> libs, paths;
-    std::set<std::string> python_packages;
-    // Where glibc would find them had ldconfig run (LibraryNote::conf_only_path), and the layers that
-    // brought those files, while every one is.
-    std::set<std::string> conf_only;
-    std::set<int> conf_layers;
-    bool all_conf_only = true;
-  };
+// The libraries missing for some programs of one layer, and what is known of where they are.
+struct MissingLibs {
+  std::vector<std::string> libs, paths;
+  std::set<std::string> python_packages;
+  // Where glibc would find them had ldconfig run (LibraryNote::conf_only_path), and the layers that
+  // brought those files, while every one is.
+  std::set<std::string> conf_only;
+  std::set<int> conf_layers;
+  bool all_conf_only = true;
+};
+
+// The linkage findings of one image, gathered binary by binary; the missing libraries are grouped across
+// binaries and added last.
+class LinkageChecks {
+ public:
+  LinkageChecks(const ImageFacts& facts, FindingGroups& groups)
+      : facts_(facts), groups_(groups), image_libc_(facts.libc.family), libc_key_(to_string(image_libc_)) {}
+  void check(const BinaryFacts& b);
+  void add_missing_findings();
+
+ private:
+  bool check_libc(const BinaryFacts& b, int layer);
+  void add_missing(const BinaryFacts& b, int layer, std::vector<std::string> libs, const std::string& cause);
+  void add_unchecked(const BinaryFacts& b, int layer);
+  void add_cpu_only(const BinaryFacts& b, int layer);
+
+  const ImageFacts& facts_;
+  FindingGroups& groups_;
+  const LibcKind image_libc_;
+  const std::string libc_key_;
   // By layer, the libraries missing, and the finding they follow from ("" when none).
-  std::map<std::tuple<int, std::string, std::string>, MissingLibs> missing_libs;
-  auto add_missing = [&](const BinaryFacts& b, int layer, std::vector<std::string> libs, const std::string& cause) {
-    if (libs.empty()) return;
-    std::sort(libs.begin(), libs.end());
-    auto& m = missing_libs[{layer, join(libs, ","), cause}];
-    m.libs = libs;
-    m.paths.push_back(b.path);
-    for (auto& lib : libs) {
-      auto note = b.library_notes.find(lib);
-      if (note == b.library_notes.end() || note->second.conf_only_path.empty()) m.all_conf_only = false;
-      else {
-        m.conf_only.insert(note->second.conf_only_path);
-        if (int l = finding_layer(facts, note->second.conf_only_layer); l >= 0) m.conf_layers.insert(l);
-      }
-    }
-    if (auto package = python_package_of(facts, b.path); !package.empty()) m.python_packages.insert(package);
-  };
+  std::map<std::tuple<int, std::string, std::string>, MissingLibs> missing_libs_;
+};
 
-  // Libraries no program loads at start-up, whose missing names the image holds elsewhere.
-  auto add_unchecked = [&](const BinaryFacts& b, int layer) {
-    if (b.needed_elsewhere.empty()) return;
-    std::vector<std::string> libs, found;
-    for (auto& [name, path] : b.needed_elsewhere) {
-      libs.push_back(name);
-      found.push_back(display_path(path));
-    }
-    std::string rpath = relative_origin(b.path, b.needed_elsewhere.begin()->second);
-    groups.add("needed-lib-unchecked", layer, join(libs, ",") + "|" + rpath + "|" + parent_dir(b.path), b.path,
-               {{"libs", join(libs, ", ")}, {"found", join(found, ", ")}, {"rpath", rpath},
-                {"dir", display_path(parent_dir(b.path))}});
-  };
-
-  // Libraries resolved only through a glibc-hwcaps, tls or hwcap folder that some CPUs search.
-  auto add_cpu_only = [&](const BinaryFacts& b, int layer) {
-    std::vector<std::string> libs, where, base;
-    for (auto& [name, note] : b.library_notes) {
-      if (!note.cpu_only || note.cpu_alternatives.empty()) continue;
-      libs.push_back(name);
-      std::string dir = parent_dir(note.cpu_alternatives.front());
-      where.push_back(display_path(dir));
-      base.push_back(display_path(join_in_image(cpu_subdir_base(dir, *b.elf), name)));
-    }
-    if (libs.empty()) return;
-    groups.add("needed-lib-cpu-only", layer, join(libs, ",") + "|" + join(where, ","), b.path,
-               {{"libs", join(libs, ", ")}, {"where", join(where, ", ")}, {"base", join(base, ", ")}});
-  };
-
-  for (const auto& b : facts.binaries) {
-    const ElfFacts& e = *b.elf;
-    const int layer = finding_layer(facts, b.layer);
-    // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
-    if (!e.sections_error.empty())
-      groups.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
-    if (e.type == "rel" || e.type == "core") continue;
-    if (e.os != "linux") {
-      groups.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
-      continue;  // no Linux loader maps it: its linkage says nothing about this image
-    }
-
-    // i386 code on amd64 and 32-bit arm on arm64 run natively in their compat mode, with their own
-    // loader and libraries, so they get every other check too.
-    if (b.exec_mode.kind == ExecModeKind::Foreign) {
-      groups.add("arch-mismatch", layer, e.machine, b.path, {{"machine", e.machine}});
-      continue;  // nothing else about a foreign binary is meaningful here
-    }
-    if (b.exec_mode.kind == ExecModeKind::CompatRare)
-      groups.add("compat-mode-rare", layer, e.machine, b.path, {{"machine", e.machine}, {"reason", b.exec_mode.reason}});
-
-    const bool interpreter_missing = !e.interpreter.empty() && !b.interpreter_present;
-    if (interpreter_missing)
-      groups.add("interpreter-missing", layer, e.interpreter, b.path,
-                 {{"interpreter", e.interpreter}, {"binary_libc", to_string(e.libc)}}, {libc_key});
-
-    // What the binary was built for, against what the image provides. A
-    // program whose glibc-named loader resolves to musl (gcompat) still counts.
-    const LibcKind built_for = e.libc;
-    const bool libc_mismatch = e.linkage == Linkage::Dynamic &&
-                               ((built_for == LibcKind::Glibc && image_libc == LibcKind::Musl) ||
-                                (built_for == LibcKind::Musl && image_libc == LibcKind::Glibc));
-    if (libc_mismatch) {
-      std::string shim_note;
-      if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
-        shim_note = ": a compatibility shim (" +
-                    (facts.libc.shims.empty() ? std::string("gcompat") : join(facts.libc.shims, ", ")) +
-                    ") lets them start, but glibc-only behaviour will fail at run time";
-      groups.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
-                 {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key});
-    }
-
-    // Every missing library at once (the loader leaves the C library's own names out when the
-    // interpreter is missing). Under a shim those names follow from libc-mismatch; the others
-    // (libstdc++.so.6, libicu*) stand on their own.
-    std::vector<std::string> own, rest;
-    for (auto& lib : b.missing_needed)
-      (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
-    add_missing(b, layer, own, "libc-mismatch");
-    add_missing(b, layer, rest, "");
-    add_unchecked(b, layer);
-    add_cpu_only(b, layer);
-
-    // glibc's own objects require each other's versions: they ship together.
-    if (image_libc == LibcKind::Glibc && b.kind != ProgramKind::Libc && !facts.libc.version.empty() && !e.glibc_required.empty() &&
-        version_newer(e.glibc_required, facts.libc.version)) {
-      auto needed = e.glibc_required.substr(e.glibc_required.find('_') + 1);
-      groups.add("glibc-too-old", layer, e.glibc_required, b.path,
-                 {{"glibc_required", e.glibc_required}, {"image_glibc", facts.libc.version}, {"glibc_needed_version", needed}});
+void LinkageChecks::add_missing(const BinaryFacts& b, int layer, std::vector<std::string> libs,
+                                const std::string& cause) {
+  if (libs.empty()) return;
+  std::sort(libs.begin(), libs.end());
+  auto& m = missing_libs_[{layer, join(libs, ","), cause}];
+  m.libs = libs;
+  m.paths.push_back(b.path);
+  for (auto& lib : libs) {
+    auto note = b.library_notes.find(lib);
+    if (note == b.library_notes.end() || note->second.conf_only_path.empty()) m.all_conf_only = false;
+    else {
+      m.conf_only.insert(note->second.conf_only_path);
+      if (int l = finding_layer(facts_, note->second.conf_only_layer); l >= 0) m.conf_layers.insert(l);
     }
   }
+  if (auto package = python_package_of(facts_, b.path); !package.empty()) m.python_packages.insert(package);
+}
 
-  for (const UnreadableElf& u : facts.unreadable_elves)
-    groups.add("elf-unreadable", finding_layer(facts, u.layer), u.error, u.path, {{"error", u.error}});
+// Libraries no program loads at start-up, whose missing names the image holds elsewhere.
+void LinkageChecks::add_unchecked(const BinaryFacts& b, int layer) {
+  if (b.needed_elsewhere.empty()) return;
+  std::vector<std::string> libs, found;
+  for (auto& [name, path] : b.needed_elsewhere) {
+    libs.push_back(name);
+    found.push_back(display_path(path));
+  }
+  std::string rpath = relative_origin(b.path, b.needed_elsewhere.begin()->second);
+  groups_.add("needed-lib-unchecked", layer, join(libs, ",") + "|" + rpath + "|" + parent_dir(b.path), b.path,
+              {{"libs", join(libs, ", ")}, {"found", join(found, ", ")}, {"rpath", rpath},
+               {"dir", display_path(parent_dir(b.path))}});
+}
 
-  for (auto& [key, m] : missing_libs) {
+// Libraries resolved only through a glibc-hwcaps, tls or hwcap folder that some CPUs search.
+void LinkageChecks::add_cpu_only(const BinaryFacts& b, int layer) {
+  std::vector<std::string> libs, where, base;
+  for (auto& [name, note] : b.library_notes) {
+    if (!note.cpu_only || note.cpu_alternatives.empty()) continue;
+    libs.push_back(name);
+    std::string dir = parent_dir(note.cpu_alternatives.front());
+    where.push_back(display_path(dir));
+    base.push_back(display_path(join_in_image(cpu_subdir_base(dir, *b.elf), name)));
+  }
+  if (libs.empty()) return;
+  groups_.add("needed-lib-cpu-only", layer, join(libs, ",") + "|" + join(where, ","), b.path,
+              {{"libs", join(libs, ", ")}, {"where", join(where, ", ")}, {"base", join(base, ", ")}});
+}
+
+// What the binary was built for, against what the image provides: whether they differ (libc-mismatch). A
+// program whose glibc-named loader resolves to musl (gcompat) still counts.
+bool LinkageChecks::check_libc(const BinaryFacts& b, int layer) {
+  const LibcKind built_for = b.elf->libc;
+  const bool libc_mismatch = b.elf->linkage == Linkage::Dynamic &&
+                             ((built_for == LibcKind::Glibc && image_libc_ == LibcKind::Musl) ||
+                              (built_for == LibcKind::Musl && image_libc_ == LibcKind::Glibc));
+  if (!libc_mismatch) return false;
+  std::string shim_note;
+  if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
+    shim_note = ": a compatibility shim (" +
+                (facts_.libc.shims.empty() ? std::string("gcompat") : join(facts_.libc.shims, ", ")) +
+                ") lets them start, but glibc-only behaviour will fail at run time";
+  groups_.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
+              {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key_});
+  return true;
+}
+
+void LinkageChecks::check(const BinaryFacts& b) {
+  const ElfFacts& e = *b.elf;
+  const int layer = finding_layer(facts_, b.layer);
+  // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
+  if (!e.sections_error.empty())
+    groups_.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
+  if (e.type == "rel" || e.type == "core") return;
+  if (e.os != "linux") {
+    groups_.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
+    return;  // no Linux loader maps it: its linkage says nothing about this image
+  }
+
+  // i386 code on amd64 and 32-bit arm on arm64 run natively in their compat mode, with their own
+  // loader and libraries, so they get every other check too.
+  if (b.exec_mode.kind == ExecModeKind::Foreign) {
+    groups_.add("arch-mismatch", layer, e.machine, b.path, {{"machine", e.machine}});
+    return;  // nothing else about a foreign binary is meaningful here
+  }
+  if (b.exec_mode.kind == ExecModeKind::CompatRare)
+    groups_.add("compat-mode-rare", layer, e.machine, b.path, {{"machine", e.machine}, {"reason", b.exec_mode.reason}});
+
+  if (!e.interpreter.empty() && !b.interpreter_present)
+    groups_.add("interpreter-missing", layer, e.interpreter, b.path,
+                {{"interpreter", e.interpreter}, {"binary_libc", to_string(e.libc)}}, {libc_key_});
+  const bool libc_mismatch = check_libc(b, layer);
+
+  // Every missing library at once (the loader leaves the C library's own names out when the
+  // interpreter is missing). Under a shim those names follow from libc-mismatch; the others
+  // (libstdc++.so.6, libicu*) stand on their own.
+  std::vector<std::string> own, rest;
+  for (auto& lib : b.missing_needed)
+    (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
+  add_missing(b, layer, own, "libc-mismatch");
+  add_missing(b, layer, rest, "");
+  add_unchecked(b, layer);
+  add_cpu_only(b, layer);
+
+  // glibc's own objects require each other's versions: they ship together.
+  if (image_libc_ == LibcKind::Glibc && b.kind != ProgramKind::Libc && !facts_.libc.version.empty() &&
+      !e.glibc_required.empty() && version_newer(e.glibc_required, facts_.libc.version)) {
+    auto needed = e.glibc_required.substr(e.glibc_required.find('_') + 1);
+    groups_.add("glibc-too-old", layer, e.glibc_required, b.path,
+                {{"glibc_required", e.glibc_required}, {"image_glibc", facts_.libc.version}, {"glibc_needed_version", needed}});
+  }
+}
+
+void LinkageChecks::add_missing_findings() {
+  for (auto& [key, m] : missing_libs_) {
     auto& [layer, subject, cause] = key;
     std::string python_note;
     if (!m.python_packages.empty())
       python_note = " Python package(s) " + join({m.python_packages.begin(), m.python_packages.end()}, ", ") +
                     " fail to import (ImportError).";
-    LibraryPackages packages = packages_for_libraries(facts.distro.id, m.libs);
+    LibraryPackages packages = packages_for_libraries(facts_.distro.id, m.libs);
     std::vector<std::string> advice{missing_lib_advice(packages)};
     std::vector<std::string> conf_paths, layer_names;
     if (m.all_conf_only) {
@@ -207,8 +229,18 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
                                             {"conf_paths", join(conf_paths, ", ")}};
     if (!layer_names.empty())  // a rootfs folder has none: the advice's general wording stands
       vars["conf_layers"] = (layer_names.size() == 1 ? "layer " : "layers ") + join(layer_names, ", ");
-    for (auto& path : m.paths) groups.add("needed-lib-missing", layer, subject + "|" + cause, path, vars, advice, cause);
+    for (auto& path : m.paths) groups_.add("needed-lib-missing", layer, subject + "|" + cause, path, vars, advice, cause);
   }
+}
+
+}  // namespace
+
+void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
+  LinkageChecks checks(facts, groups);
+  for (const auto& b : facts.binaries) checks.check(b);
+  for (const UnreadableElf& u : facts.unreadable_elves)
+    groups.add("elf-unreadable", finding_layer(facts, u.layer), u.error, u.path, {{"error", u.error}});
+  checks.add_missing_findings();
 }
 
 }  // namespace imgaudit
