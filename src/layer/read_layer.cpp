@@ -154,6 +154,55 @@ BlockPipe::Fill copied_from(std::function<size_t(const void**)> blocks) {
   };
 }
 
+// gzip's inflation into a BlockPipe's buffers, a layer compressed once more inside refused at its first block.
+BlockPipe::Fill inflating(GzipStream& gzip) {
+  return [&gzip, first = true](char* out, size_t cap) mutable {
+    size_t n = gzip.read(out, cap);
+    if (std::exchange(first, false))
+      if (auto inner = compression_inside_layer(std::string_view(out, n)); !inner.empty())
+        throw_compressed_twice(std::string(inner), "gzip");
+    return n;
+  };
+}
+
+// The entries of the tar `tar` into `facts`, each through the layer's bounds. `fail` throws what went wrong
+// (a damaged header); `check_below`, called when an entry's reading threw, throws the failure of the streams
+// under the tar instead when there is one (a read error is the cause, not what the tar reader made of it).
+void read_entries(archive* tar, LayerFacts& facts, const std::function<void()>& fail,
+                  const std::function<void()>& check_below) {
+  LayerBuilder builder(facts);
+  LayerBounds bounds(facts);
+  archive_entry* e = nullptr;
+  int r;
+  while ((r = archive_read_next_header(tar, &e)) != ARCHIVE_EOF) {
+    // ARCHIVE_RETRY is a damaged header: libarchive would resynchronise, we refuse.
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) fail();
+    const char* path = archive_entry_pathname(e);
+    if (r == ARCHIVE_WARN) {
+      const char* reason = archive_error_string(tar);
+      facts.warnings.push_back(std::string(path ? path : "") + ": " + (reason ? reason : "odd header"));
+    }
+    try {
+      if (!bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e))) continue;  // its data is skipped
+      builder.add(tar, e, path ? path : "", archive_entry_hardlink(e));
+      bounds.count_content();
+    } catch (const InputError&) {
+      check_below();
+      throw;
+    }
+  }
+}
+
+// The blob read to its end, then the digests and sizes of both sides: they cover every byte.
+void set_digests(LayerFacts& facts, StoredSide& stored, TarSide& tar_side, bool verify_diff_id) {
+  while (stored.pull() > 0) {
+  }
+  facts.digest = stored.hash.digest();
+  if (verify_diff_id) facts.diff_id = tar_side.hash.digest();
+  facts.compressed_size = stored.count;
+  facts.uncompressed_size = tar_side.count;
+}
+
 // Reads and hashes the whole blob; errors carry libarchive's reason only.
 LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerReadOptions& options) {
   StoredSide stored(blob, expected_size);
@@ -181,13 +230,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
       *data = stored.buf.data();
       return n;
     });
-    decompress = [&, first = true](char* out, size_t cap) mutable {
-      size_t n = gzip->read(out, cap);
-      if (std::exchange(first, false))
-        if (auto inner = compression_inside_layer(std::string_view(out, n)); !inner.empty())
-          throw_compressed_twice(std::string(inner), "gzip");
-      return n;
-    };
+    decompress = inflating(*gzip);
     if (!options.two_threads) {
       inflated.resize(1 << 16);
       tar_side.next = [&](const void** out) {
@@ -224,28 +267,10 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
     ArchivePtr tar = new_reader();
     archive_read_support_format_tar(tar.get());
     if (archive_read_open(tar.get(), &tar_side, nullptr, read_tar, nullptr) != ARCHIVE_OK) fail(tar.get(), false);
-    LayerBuilder builder(facts);
-    LayerBounds bounds(facts);
-    archive_entry* e = nullptr;
-    int r;
-    while ((r = archive_read_next_header(tar.get(), &e)) != ARCHIVE_EOF) {
-      // ARCHIVE_RETRY is a damaged header: libarchive would resynchronise, we refuse.
-      if (r != ARCHIVE_OK && r != ARCHIVE_WARN) fail(tar.get(), false);
-      const char* path = archive_entry_pathname(e);
-      if (r == ARCHIVE_WARN) {
-        const char* reason = archive_error_string(tar.get());
-        facts.warnings.push_back(std::string(path ? path : "") + ": " + (reason ? reason : "odd header"));
-      }
-      try {
-        if (!bounds.check_entry(e, path ? path : "", archive_entry_hardlink(e))) continue;  // its data is skipped
-        builder.add(tar.get(), e, path ? path : "", archive_entry_hardlink(e));
-        bounds.count_content();
-      } catch (const InputError&) {
-        stop_pipe();
-        if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
-        throw;
-      }
-    }
+    read_entries(tar.get(), facts, [&] { fail(tar.get(), false); }, [&] {
+      stop_pipe();
+      if (!stored.error.empty() || !tar_side.error.empty()) fail(tar.get(), false);
+    });
     // The tar end marker comes before the stream ends: the digests cover every byte.
     const void* block;
     la_ssize_t n;
@@ -254,13 +279,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
     if (n < 0) fail(raw.get(), true);
   }
   pipe.reset();  // its thread has ended: the blob is read here to its end, so its digest covers every byte
-  while (stored.pull() > 0) {
-  }
-
-  facts.digest = stored.hash.digest();
-  if (options.verify_diff_id) facts.diff_id = tar_side.hash.digest();
-  facts.compressed_size = stored.count;
-  facts.uncompressed_size = tar_side.count;
+  set_digests(facts, stored, tar_side, options.verify_diff_id);
   return facts;
 }
 
