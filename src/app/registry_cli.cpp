@@ -42,20 +42,26 @@ CLI::Validator duration_check() {
       "");
 }
 
+// A secret as a file or a pipe gives it: without the line ends after it (echo, a file written by an editor).
+std::string without_line_ends(std::string secret) {
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+  return secret;
+}
+
 // --cache-key-file's key: the file's bytes without the newlines that end it.
 std::string read_cache_key(const RegistryCliOptions& cli) {
   if (cli.cache_key_file.empty()) return "";
   if (cli.cache.empty())
     throw InputError("--cache-key-file seals the values of the shared cache: name the Redis with --cache");
-  std::optional<std::string> key =
+  std::optional<std::string> file =
       read_bounded_file(cli.cache_key_file, {kMaxCacheKeyFile, "kMaxCacheKeyFile", true});
-  if (!key) throw InputError(printable(cli.cache_key_file) + ": no such key file (--cache-key-file)");
-  while (!key->empty() && (key->back() == '\n' || key->back() == '\r')) key->pop_back();
-  if (key->size() < kMinCacheKeyBytes)
-    throw InputError(printable(cli.cache_key_file) + ": a key of " + std::to_string(key->size()) +
+  if (!file) throw InputError(printable(cli.cache_key_file) + ": no such key file (--cache-key-file)");
+  std::string key = without_line_ends(std::move(*file));
+  if (key.size() < kMinCacheKeyBytes)
+    throw InputError(printable(cli.cache_key_file) + ": a key of " + std::to_string(key.size()) +
                      " bytes, fewer than " + std::to_string(kMinCacheKeyBytes) +
                      " (kMinCacheKeyBytes): make one with openssl rand -hex 32");
-  return *key;
+  return key;
 }
 
 }  // namespace
@@ -97,9 +103,8 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
   if (!cli.username.empty() && !cli.password_stdin)
     throw InputError("--username needs --password-stdin (a password is never taken on the command line)");
   if (cli.password_stdin) {
-    std::string password =
-        read_bounded_fd(STDIN_FILENO, "standard input (--password-stdin)", {kMaxPasswordBytes, "kMaxPasswordBytes"});
-    while (!password.empty() && (password.back() == '\n' || password.back() == '\r')) password.pop_back();
+    std::string password = without_line_ends(
+        read_bounded_fd(STDIN_FILENO, "standard input (--password-stdin)", {kMaxPasswordBytes, "kMaxPasswordBytes"}));
     if (password.empty()) throw InputError("--password-stdin: standard input holds no password");
     options.registry.credentials = Credentials{cli.username, password};
   }

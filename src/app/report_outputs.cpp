@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/report_file.h"
 #include "util/error.h"
@@ -64,14 +65,20 @@ const std::vector<std::string>& report_formats() {
   return names;
 }
 
+std::optional<OutputTarget> format_and_file(const std::string& output) {
+  size_t eq = output.find('=');
+  if (eq == std::string::npos || !known_format(output.substr(0, eq))) return std::nullopt;
+  return OutputTarget{output.substr(0, eq), output.substr(eq + 1)};
+}
+
 std::vector<OutputTarget> output_targets(const std::string& format, const std::vector<std::string>& outputs) {
   std::vector<OutputTarget> targets;
   std::string plain_file;
   for (const std::string& o : outputs) {
     size_t eq = o.find('=');
-    if (eq != std::string::npos && known_format(o.substr(0, eq))) {
-      if (eq + 1 == o.size()) throw InputError("--output " + o + ": no file after the '='");
-      targets.push_back({o.substr(0, eq), o.substr(eq + 1)});
+    if (std::optional<OutputTarget> named = format_and_file(o)) {
+      if (named->file.empty()) throw InputError("--output " + o + ": no file after the '='");
+      targets.push_back(*named);
     } else if (eq != std::string::npos && o.find('/') > eq) {
       throw InputError("--output " + printable(o, 80) + ": \"" + printable(o.substr(0, eq), 40) +
                        "\" is no format (" + join(report_formats(), ", ") + ")");

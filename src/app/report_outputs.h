@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct OutputTarget {
   std::string format;
   std::string file;
 };
+
+// An --output value of the form FORMAT=FILE with a known format, split; nullopt for a plain FILE.
+std::optional<OutputTarget> format_and_file(const std::string& output);
 
 // --format for standard output, and each --output: "FILE" (the --format
 // report to FILE instead of standard output) or "FORMAT=FILE" (grype's and

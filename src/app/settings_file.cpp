@@ -100,12 +100,8 @@ bool names_written_path(const std::string& key) { return key == "output" || key 
 // A path written at the say of a settings file from the working folder stays inside that folder:
 // relative, no "..", and no symbolic link on the way that leads out (report.json -> ~/.bashrc).
 void check_inside_work_folder(const std::string& key, const std::string& value) {
-  std::string path = value;
-  size_t eq = value.find('=');
-  if (key == "output" && eq != std::string::npos) {
-    const auto& formats = report_formats();
-    if (std::find(formats.begin(), formats.end(), value.substr(0, eq)) != formats.end()) path = value.substr(eq + 1);
-  }
+  std::optional<OutputTarget> named = key == "output" ? format_and_file(value) : std::nullopt;
+  const std::string path = named ? named->file : value;
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path here = fs::canonical(".", ec);
