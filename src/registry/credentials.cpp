@@ -1,13 +1,10 @@
 #include "registry/credentials.h"
-#include "util/bounded_json.h"
-
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "registry/base64.h"
 #include "registry/helper_process.h"
+#include "util/bounded_json.h"
 #include "util/environment.h"
 #include "util/error.h"
 #include "util/strings.h"
