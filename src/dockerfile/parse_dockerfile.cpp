@@ -43,11 +43,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   size_t start = 0;
@@ -136,7 +131,7 @@ class Parser {
       std::string body = ltrim(line.substr(1));
       size_t eq = body.find('=');
       if (eq == std::string::npos) return;
-      std::string key = lower(rtrim(body.substr(0, eq)));
+      std::string key = ascii_lower(rtrim(body.substr(0, eq)));
       if (key != "escape" && key != "syntax" && key != "check") return;
       if (!seen.insert(key).second) fail(static_cast<int>(next_) + 1, "parser directive " + key + " given twice");
       std::string value = rtrim(ltrim(body.substr(eq + 1)));
@@ -229,7 +224,7 @@ class Parser {
       size_t end = rest.find_first_of(" \t");
       std::string token = rest.substr(2, end == std::string::npos ? std::string::npos : end - 2);
       size_t eq = token.find('=');
-      in.flags.emplace_back(lower(token.substr(0, eq)), eq == std::string::npos ? "" : token.substr(eq + 1));
+      in.flags.emplace_back(ascii_lower(token.substr(0, eq)), eq == std::string::npos ? "" : token.substr(eq + 1));
       rest = end == std::string::npos ? std::string() : ltrim(rest.substr(end));
     }
     in.args = rtrim(rest);
@@ -281,8 +276,8 @@ class Parser {
     if (words.empty()) fail(in.first_line, "FROM needs arguments");
     Stage st;
     st.base = words[0];
-    if (words.size() == 3 && lower(words[1]) == "as") {
-      st.name = lower(words[2]);
+    if (words.size() == 3 && ascii_lower(words[1]) == "as") {
+      st.name = ascii_lower(words[2]);
     } else if (words.size() != 1) {
       fail(in.first_line, "FROM takes an image and an optional `AS name`, not: " + in.args);
     }

@@ -24,11 +24,6 @@ void global_init() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
@@ -142,7 +137,7 @@ struct HttpStream::State {
         s->cv.notify_all();
       }
     } else if (size_t colon = line.find(':'); colon != std::string::npos) {
-      s->headers[lower(trim(line.substr(0, colon)))].push_back(trim(line.substr(colon + 1)));
+      s->headers[ascii_lower(trim(line.substr(0, colon)))].push_back(trim(line.substr(colon + 1)));
     }
     return size * count;
   }

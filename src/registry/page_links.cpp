@@ -19,11 +19,6 @@ struct Link {
   std::vector<std::string> rels;
 };
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // One header line's links. A parameter's value is a token or a quoted string; rel is a space-separated list.
 std::vector<Link> parse_links(std::string_view line) {
   auto malformed = [&] { return InputError("malformed Link header \"" + printable(line, kShownUrl) + "\""); };
@@ -51,7 +46,7 @@ std::vector<Link> parse_links(std::string_view line) {
       skip_spaces();
       size_t name_end = line.find_first_of("=;, \t", i);
       if (name_end == std::string_view::npos) name_end = line.size();
-      std::string name = lower(std::string(line.substr(i, name_end - i)));
+      std::string name = ascii_lower(std::string(line.substr(i, name_end - i)));
       i = name_end;
       skip_spaces();
       std::string value;
@@ -73,7 +68,7 @@ std::vector<Link> parse_links(std::string_view line) {
         }
       }
       if (name == "rel" && link.rels.empty())  // only the first rel counts (RFC 8288, 3.3)
-        for (const std::string& r : split(lower(value), " "))
+        for (const std::string& r : split(ascii_lower(value), " "))
           if (!r.empty()) link.rels.push_back(r);
     }
     links.push_back(std::move(link));
@@ -118,7 +113,7 @@ std::optional<std::string> next_page_path(const std::vector<std::string>& link_l
   if (curl_url_set(resolved.get(), CURLUPART_URL, next->c_str(), 0) != CURLUE_OK)
     throw InputError("the next page's link " + shown + " is not a URL");
   for (CURLUPart p : {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT})
-    if (lower(part(base.get(), p, CURLU_DEFAULT_PORT)) != lower(part(resolved.get(), p, CURLU_DEFAULT_PORT)))
+    if (ascii_lower(part(base.get(), p, CURLU_DEFAULT_PORT)) != ascii_lower(part(resolved.get(), p, CURLU_DEFAULT_PORT)))
       throw InputError("the next page's link " + shown + " leads to another host");
   if (!part(resolved.get(), CURLUPART_USER).empty())
     throw InputError("the next page's link carries credentials");  // not shown: they may be someone's

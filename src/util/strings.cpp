@@ -1,5 +1,7 @@
 #include "util/strings.h"
 
+#include <cctype>
+
 namespace imgaudit {
 
 namespace {
@@ -66,6 +68,11 @@ std::string lossless_utf8(std::string_view s) {
     i += n;
   }
   return out;
+}
+
+std::string ascii_lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 }  // namespace imgaudit

@@ -42,6 +42,9 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// `s` with ASCII letters in lower case (header names, Dockerfile keywords and flags: byte-wise, no locale).
+std::string ascii_lower(std::string s);
+
 // {"a", "b"} joined with ", " -> "a, b".
 inline std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;

@@ -9,7 +9,7 @@
 namespace imgaudit::test {
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string url_error(const std::string& text) {
   try {
     parse_redis_url(text);
   } catch (const InputError& e) {
@@ -49,25 +49,25 @@ TEST(RedisUrl, UserAndPasswordArePercentDecoded) {
 
 TEST(RedisUrl, BadOnesSayWhatIsWrong) {
   const std::string form = "redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://...";
-  EXPECT_EQ(error_of("http://h:1"), "\"http://\" is no Redis URL: give " + form);
-  EXPECT_EQ(error_of("unix:///tmp/redis.sock"), "\"unix://\" is no Redis URL: give " + form);
-  EXPECT_EQ(error_of("/var/cache/imgaudit"), "not a URL: give " + form + " (a cache folder is --cache-dir)");
-  EXPECT_EQ(error_of("redis://"), "the URL names no host (" + form + ")");
-  EXPECT_EQ(error_of("redis://:pw@:6379"), "the URL names no host (" + form + ")");
+  EXPECT_EQ(url_error("http://h:1"), "\"http://\" is no Redis URL: give " + form);
+  EXPECT_EQ(url_error("unix:///tmp/redis.sock"), "\"unix://\" is no Redis URL: give " + form);
+  EXPECT_EQ(url_error("/var/cache/imgaudit"), "not a URL: give " + form + " (a cache folder is --cache-dir)");
+  EXPECT_EQ(url_error("redis://"), "the URL names no host (" + form + ")");
+  EXPECT_EQ(url_error("redis://:pw@:6379"), "the URL names no host (" + form + ")");
   for (const char* port : {"abc", "0", "65536", "-1"})
-    EXPECT_EQ(error_of("redis://h:" + std::string(port)), "the URL's port is not a number from 1 to 65535") << port;
-  EXPECT_EQ(error_of("redis://h:1/abc"), "the database \"/abc\" is not a number (/0 is the first)");
-  EXPECT_EQ(error_of("redis://h:1/-1"), "the database \"/-1\" is not a number (/0 is the first)");
-  EXPECT_EQ(error_of("redis://h:1/99999999999"), "the database \"/99999999999\" is not a number (/0 is the first)");
-  EXPECT_EQ(error_of("redis://alice@h:1"),
+    EXPECT_EQ(url_error("redis://h:" + std::string(port)), "the URL's port is not a number from 1 to 65535") << port;
+  EXPECT_EQ(url_error("redis://h:1/abc"), "the database \"/abc\" is not a number (/0 is the first)");
+  EXPECT_EQ(url_error("redis://h:1/-1"), "the database \"/-1\" is not a number (/0 is the first)");
+  EXPECT_EQ(url_error("redis://h:1/99999999999"), "the database \"/99999999999\" is not a number (/0 is the first)");
+  EXPECT_EQ(url_error("redis://alice@h:1"),
             "the URL names a user but no password (redis://USER:PASSWORD@HOST, or redis://:PASSWORD@HOST)");
-  EXPECT_EQ(error_of("redis://h:1?db=2"), "the URL has a ?query or #fragment, which imgaudit does not read: give " + form);
+  EXPECT_EQ(url_error("redis://h:1?db=2"), "the URL has a ?query or #fragment, which imgaudit does not read: give " + form);
 }
 
 TEST(RedisUrl, ErrorsNeverShowThePassword) {
   for (const char* text : {"redis://u:hunter2@h:abc", "redis://u:hunter2@h:1/x", "http://u:hunter2@h",
                            "redis://u:hunter2@h:1?x", "redis://u:hunter2@:1", "redis://u:hunter2@h h:1"})
-    EXPECT_EQ(error_of(text).find("hunter2"), std::string::npos) << error_of(text);
+    EXPECT_EQ(url_error(text).find("hunter2"), std::string::npos) << url_error(text);
 }
 
 TEST(RedisUrl, DisplayHidesThePassword) {

@@ -8,7 +8,7 @@
 namespace imgaudit {
 namespace {
 
-std::string parse_error(const std::string& text) {
+std::string app_dockerfile_error(const std::string& text) {
   try {
     parse_dockerfile(text, "app/Dockerfile");
   } catch (const InputError& e) {
@@ -48,27 +48,27 @@ TEST(IgnorePragma, BelongsToTheInstructionDirectlyBelow) {
 }
 
 TEST(IgnorePragma, WithoutAReasonOrMalformedIsAnErrorNamingFileAndLine) {
-  EXPECT_EQ(parse_error("FROM alpine\n# imgaudit ignore=exec-stack\nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n# imgaudit ignore=exec-stack\nRUN make\n"),
             "app/Dockerfile:2: imgaudit ignore=exec-stack needs a reason after the rule ids: # imgaudit ignore=ID[,ID] reason");
-  EXPECT_EQ(parse_error("FROM alpine\n# imgaudit ignore=exec-stack   \nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n# imgaudit ignore=exec-stack   \nRUN make\n"),
             "app/Dockerfile:2: imgaudit ignore=exec-stack needs a reason after the rule ids: # imgaudit ignore=ID[,ID] reason");
-  EXPECT_EQ(parse_error("FROM alpine\n\n# imgaudit ignore exec-stack because\nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n\n# imgaudit ignore exec-stack because\nRUN make\n"),
             "app/Dockerfile:3: malformed imgaudit pragma: expected # imgaudit ignore=ID[,ID] reason (rule ids separated by "
             "commas, no spaces)");
-  EXPECT_EQ(parse_error("FROM alpine\n# imgaudit ignore=exec-stack, runs-as-root why\nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n# imgaudit ignore=exec-stack, runs-as-root why\nRUN make\n"),
             "app/Dockerfile:2: malformed imgaudit pragma: expected # imgaudit ignore=ID[,ID] reason (rule ids separated by "
             "commas, no spaces)");
-  EXPECT_EQ(parse_error("FROM alpine\n# imgaudit ignore= why\nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n# imgaudit ignore= why\nRUN make\n"),
             "app/Dockerfile:2: malformed imgaudit pragma: expected # imgaudit ignore=ID[,ID] reason (rule ids separated by "
             "commas, no spaces)");
 }
 
 TEST(IgnorePragma, NotDirectlyAboveAnInstructionIsAnError) {
-  EXPECT_EQ(parse_error("FROM alpine\n# imgaudit ignore=exec-stack why\n\nRUN make\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\n# imgaudit ignore=exec-stack why\n\nRUN make\n"),
             "app/Dockerfile:2: the imgaudit ignore pragma is not directly above an instruction");
-  EXPECT_EQ(parse_error("FROM alpine\nRUN make\n# imgaudit ignore=exec-stack why\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\nRUN make\n# imgaudit ignore=exec-stack why\n"),
             "app/Dockerfile:3: the imgaudit ignore pragma is not directly above an instruction");
-  EXPECT_EQ(parse_error("FROM alpine\nRUN make \\\n# imgaudit ignore=exec-stack why\n  install\n"),
+  EXPECT_EQ(app_dockerfile_error("FROM alpine\nRUN make \\\n# imgaudit ignore=exec-stack why\n  install\n"),
             "app/Dockerfile:3: the imgaudit ignore pragma is inside an instruction's continuation lines: put it above the "
             "instruction");
   // In a heredoc it is the script's text, not a comment of the Dockerfile.

@@ -44,13 +44,6 @@ std::string sample(size_t size, unsigned seed) {
   return out;
 }
 
-std::string gzip_of(const std::string& bytes, const std::string& options = "-n") {
-  TempDir dir;
-  write_file(dir / "in", bytes);
-  EXPECT_EQ(run("gzip " + options + " -c '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0);
-  return read_file(dir / "out");
-}
-
 // Equal bytes; else their sizes, where they first differ, and the error when there was one.
 ::testing::AssertionResult same_bytes(const std::string& got, const std::string& want) {
   if (got == want) return ::testing::AssertionSuccess();

@@ -37,16 +37,6 @@ std::string error_reading(const std::string& blob) {
   return one;
 }
 
-// `bytes` compressed by `command` ("gzip -n -c"), which reads the file named last.
-std::string compressed_by(const std::string& command, const std::string& bytes) {
-  TempDir dir;
-  write_file(dir / "in", bytes);
-  EXPECT_EQ(run(command + " '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0) << command;
-  return read_file(dir / "out");
-}
-
-std::string gzip_of(const std::string& bytes) { return compressed_by("gzip -n -c", bytes); }
-
 TEST(GzipLayer, ABadCrcIsCorruptData) {
   std::string blob = make_layer_blob(kFiles, Compression::Gzip);
   blob[blob.size() - 8] ^= 0x01;  // the trailer: CRC-32, then the length

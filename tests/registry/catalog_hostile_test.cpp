@@ -9,17 +9,10 @@
 namespace imgaudit::test {
 namespace {
 
-RegistryOptions options_in(const TempDir& tmp) {
-  RegistryOptions options;
-  options.docker_config = tmp / "no-docker-config.json";
-  options.http.first_retry_wait_ms = 1;
-  return options;
-}
-
 // The error listing `reg` gives, "" when there is none.
 std::string error_of(const ScriptedRegistry& reg, const TempDir& tmp, size_t page_size = 2) {
   try {
-    list_registry({reg.host(), {}, {}, page_size}, options_in(tmp));
+    list_registry({reg.host(), {}, {}, page_size}, offline_registry_options(tmp));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -79,7 +72,7 @@ TEST_F(CatalogHostile, ABadRepositoryNameIsSkippedWithANote) {
   std::string long_name(250, 'a');
   ScriptedRegistry reg(layout(), {"--catalog-body", R"({"repositories": ["ok", "Bad/Name", "a\u001b[2J\nb", "../etc", 7, ")" +
                                                         long_name + R"(", "team/x", "../team"]})"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(listing.references, (std::vector<std::string>{reg.host() + "/ok:v1", reg.host() + "/team/x:v1"}));
   EXPECT_EQ(listing.repositories, 2u);
   const std::string subject = reg.host() + ": GET /v2/_catalog: skipped ";
@@ -93,14 +86,14 @@ TEST_F(CatalogHostile, ABadRepositoryNameIsSkippedWithANote) {
                                    "...\": longer than 255 characters with its registry",
                                subject + "\"../team\": not a valid repository name"}));
   // Under a prefix, the names outside it are none of the listing's concern, valid or not.
-  RegistryListing team = list_registry({reg.host() + "/team", {}, {}}, options_in(tmp));
+  RegistryListing team = list_registry({reg.host() + "/team", {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(team.references, std::vector<std::string>{reg.host() + "/team/x:v1"});
   EXPECT_EQ(team.notes, std::vector<std::string>{subject + "a repository name that is not a string (number)"});
 }
 
 TEST_F(CatalogHostile, ABadTagIsSkippedWithANote) {
   ScriptedRegistry reg(layout(), {"--repositories", "a", "--tags-body", R"({"name": "a", "tags": ["v1", "bad tag", "-v1", null]})"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(listing.references, std::vector<std::string>{reg.host() + "/a:v1"});
   const std::string subject = reg.host() + ": GET /v2/a/tags/list: skipped ";
   EXPECT_EQ(listing.notes, (std::vector<std::string>{subject + "\"bad tag\": not a valid tag",
@@ -117,7 +110,7 @@ TEST_F(CatalogHostile, MalformedJson) {
 
 TEST_F(CatalogHostile, RepositoriesWithoutTagsAreNotes) {
   ScriptedRegistry reg(layout(), {"--repositories", "a,b/c", "--tags-body", R"({"name": "a", "tags": null})"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_TRUE(listing.references.empty());
   EXPECT_EQ(listing.notes, (std::vector<std::string>{reg.host() + "/a: no tags, skipped", reg.host() + "/b/c: no tags, skipped"}));
   EXPECT_EQ(why_empty(listing), reg.host() + ": no tagged image in 2 repositories");
@@ -125,7 +118,7 @@ TEST_F(CatalogHostile, RepositoriesWithoutTagsAreNotes) {
 
 TEST_F(CatalogHostile, RepositoriesWhoseTagsAreRefusedAreNotes) {
   ScriptedRegistry reg(layout(), {"--repositories", "a,b,c", "--tags-status", "a=404,b=403"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(listing.references, std::vector<std::string>{reg.host() + "/c:v1"});
   EXPECT_EQ(listing.notes, (std::vector<std::string>{
                                reg.host() + "/a: skipped: its tags could not be listed (GET /v2/a/tags/list: 404)",
@@ -136,7 +129,7 @@ TEST_F(CatalogHostile, RepositoriesWhoseTagsAreRefusedAreNotes) {
 
 TEST_F(CatalogHostile, AnEmptyCatalog) {
   ScriptedRegistry reg(layout(), {"--repositories", ""});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_TRUE(listing.references.empty());
   EXPECT_EQ(why_empty(listing), reg.host() + ": the catalog lists no repository");
 }
@@ -150,7 +143,7 @@ TEST_F(CatalogHostile, PaginatedTagsLists) {
     write_layout(spec, layout());
   }
   ScriptedRegistry reg(layout(), {"--repositories", "a,b,team/c"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}, 2}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}, 2}, offline_registry_options(tmp));
   std::vector<std::string> expected;
   for (std::string repo : {"a", "b", "team/c"})
     for (std::string tag : {"t2", "t3", "t4", "t5", "t6", "t7", "v1"}) expected.push_back(reg.host() + "/" + repo + ":" + tag);
@@ -163,7 +156,7 @@ TEST_F(CatalogHostile, PaginatedTagsLists) {
 
 TEST_F(CatalogHostile, TokenAuthAsksForTheCatalogScope) {
   ScriptedRegistry reg(layout(), {"--repositories", "a", "--token"});
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(listing.references, std::vector<std::string>{reg.host() + "/a:v1"});
   EXPECT_EQ(reg.requests_to("/token?service=scripted&scope=registry%3Acatalog%3A%2A").size(), 1u);
   EXPECT_EQ(reg.requests_to("/token?service=scripted&scope=repository%3Aa%3Apull").size(), 1u);

@@ -11,13 +11,6 @@
 namespace imgaudit::test {
 namespace {
 
-RegistryOptions options_in(const TempDir& tmp) {
-  RegistryOptions options;
-  options.docker_config = tmp / "no-docker-config.json";  // never this machine's
-  options.http.first_retry_wait_ms = 1;
-  return options;
-}
-
 int count_of(const std::string& text, const std::string& needle) {
   int n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
@@ -36,7 +29,7 @@ class CatalogFleet : public FleetSuite {
  protected:
   RegistryListing list(const std::string& suffix, std::vector<std::string> include = {},
                        std::vector<std::string> exclude = {}, size_t page_size = kRegistryListPageSize) {
-    return list_registry({host() + suffix, std::move(include), std::move(exclude), page_size}, options_in(tmp_));
+    return list_registry({host() + suffix, std::move(include), std::move(exclude), page_size}, offline_registry_options(tmp_));
   }
   static std::string host() { return registry_->host(); }
 
@@ -140,7 +133,7 @@ TEST(CatalogDeleted, ARepositoryWithoutTagsIsANote) {
   ASSERT_EQ(run("curl -s -o /dev/null -w '%{http_code}' -X DELETE http://" + reg.host() + "/v2/gone/manifests/" + digest, &status), 0);
   ASSERT_EQ(status, "202");
 
-  RegistryListing listing = list_registry({reg.host(), {}, {}}, options_in(tmp));
+  RegistryListing listing = list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
   EXPECT_EQ(listing.references, std::vector<std::string>{reg.host() + "/kept:v1"});
   EXPECT_EQ(listing.repositories, 2u);
   EXPECT_EQ(listing.notes, std::vector<std::string>{reg.host() + "/gone: no tags, skipped"});
@@ -150,7 +143,7 @@ TEST(CatalogTarget, AHostWithoutDotOrPortIsRefused) {
   TempDir tmp;
   auto error_of = [&](const std::string& target) {
     try {
-      list_registry({target, {}, {}}, options_in(tmp));
+      list_registry({target, {}, {}}, offline_registry_options(tmp));
     } catch (const InputError& e) {
       return std::string(e.what());
     }
@@ -181,7 +174,7 @@ TEST(CatalogTokenAuth, ListsWithCredentialsAndSaysToLogInWithout) {
   LocalRegistry reg(setup);
   Fleet fleet(reg, 6);
   TempDir tmp;
-  RegistryOptions options = options_in(tmp);
+  RegistryOptions options = offline_registry_options(tmp);
   options.credentials = Credentials{setup.token_user, setup.token_password};
 
   RegistryListing listing = list_registry({reg.host(), {}, {}, 2}, options);
@@ -192,7 +185,7 @@ TEST(CatalogTokenAuth, ListsWithCredentialsAndSaysToLogInWithout) {
   EXPECT_NE(tokens.find("alice repository:team/a/svc1:pull\n"), std::string::npos) << tokens;
 
   try {
-    list_registry({reg.host(), {}, {}}, options_in(tmp));
+    list_registry({reg.host(), {}, {}}, offline_registry_options(tmp));
     ADD_FAILURE() << "anonymous listing worked";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),

@@ -47,6 +47,13 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
+RegistryOptions offline_registry_options(const TempDir& tmp) {
+  RegistryOptions options;
+  options.docker_config = tmp / "no-docker-config.json";
+  options.http.first_retry_wait_ms = 1;
+  return options;
+}
+
 std::string python_with_crypto() {
   static std::string found = [] {
     const char* path = std::getenv("PATH");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "registry/registry_options.h"
 #include "test_support.h"
 #include "writer/image_writer.h"
 
@@ -13,6 +14,9 @@ namespace imgaudit::test {
 
 // A python3 on PATH that imports jwt and cryptography (Debian's python3-jwt and python3-cryptography); "" when none.
 std::string python_with_crypto();
+
+// Options for imgaudit's registry client in a test: never this machine's Docker config, and retries without a wait.
+RegistryOptions offline_registry_options(const TempDir& tmp);
 
 struct RegistrySetup {
   bool tls = false;                      // HTTPS with a certificate from a CA made for the test

@@ -251,6 +251,17 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+std::string compressed_by(const std::string& command, const std::string& bytes) {
+  TempDir dir;
+  write_file(dir / "in", bytes);
+  EXPECT_EQ(run(command + " '" + (dir / "in") + "' > '" + (dir / "out") + "'"), 0) << command;
+  return read_file(dir / "out");
+}
+
+std::string gzip_of(const std::string& bytes, const std::string& options) {
+  return compressed_by("gzip " + options + " -c", bytes);
+}
+
 void write_file(const std::string& path, const std::string& content, unsigned mode) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   {

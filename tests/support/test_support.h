@@ -86,6 +86,10 @@ std::string toolchain_problem(const std::string& compiler, const std::string& fl
 std::string go_env(const std::string& dir);
 
 std::string read_file(const std::string& path);
+// `bytes` compressed by `command` ("zstd -q -c"), which reads the file named last.
+std::string compressed_by(const std::string& command, const std::string& bytes);
+// `bytes` as gzip writes them with `options` ("-n": no name or time, so the same bytes each run).
+std::string gzip_of(const std::string& bytes, const std::string& options = "-n");
 // The JSON Schema `schema` file's verdict on the JSON file `document` (python3-jsonschema): "valid", or
 // the validator's complaint.
 std::string schema_verdict(const std::string& schema, const std::string& document);
