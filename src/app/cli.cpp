@@ -246,6 +246,7 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
     write_compare_text(out, audit_a.report(), audit_b.report(), a, b, color);
   }
   out.flush();
+  if (!out && !file) end_if_stdout_reader_gone();
   if (!out) return fail((output.empty() ? std::string("standard output") : output) + ": write failed");
   return kExitClean;
 }

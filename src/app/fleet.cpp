@@ -1,27 +1,14 @@
 #include "app/fleet.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
-#include <thread>
 
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace imgaudit {
 
 namespace {
-
-// Runs work(i) for i in [0, count) on up to `threads` threads.
-void in_parallel(size_t count, unsigned threads, const std::function<void(size_t)>& work) {
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i; (i = next++) < count;) work(i);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-}
 
 std::string error_text(const std::string& name, const std::exception& e, bool input_error) {
   if (input_error) return e.what();
@@ -44,7 +31,7 @@ struct OpenedName {
 // Opening reads manifests and configs only (a stream's layers excepted): every name, at once.
 std::vector<OpenedName> open_names(const AuditSession& session, const std::vector<std::string>& names) {
   std::vector<OpenedName> opened(names.size());
-  in_parallel(names.size(), session.jobs(), [&](size_t i) {
+  parallel_for(names.size(), session.jobs(), [&](size_t i) {
     try {
       opened[i].images = session.open_platforms(names[i]);
     } catch (const InputError& e) {
@@ -127,7 +114,7 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
   // -j images at once, each with its share of the threads.
   const unsigned at_once = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, distinct.size())));
   const unsigned per_image = std::max(1u, jobs / at_once);
-  in_parallel(order.size(), at_once, [&](size_t k) {
+  parallel_for(order.size(), at_once, [&](size_t k) {
     Distinct& d = distinct[order[k]];
     std::unique_ptr<Audit> audit;
     std::string error;

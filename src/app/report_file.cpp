@@ -1,10 +1,12 @@
 #include "app/report_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
 #include <filesystem>
@@ -125,5 +127,15 @@ ReportFile::ReportFile(const std::string& file) {
 }
 
 ReportFile::~ReportFile() = default;
+
+void end_if_stdout_reader_gone() {
+  struct stat st {};
+  if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  // A pipe's write end polls POLLERR once its last reader has closed.
+  pollfd p{STDOUT_FILENO, POLLOUT, 0};
+  if (poll(&p, 1, 0) != 1 || !(p.revents & POLLERR)) return;
+  std::signal(SIGPIPE, SIG_DFL);
+  std::raise(SIGPIPE);
+}
 
 }  // namespace imgaudit

@@ -12,6 +12,10 @@ namespace imgaudit {
 // (report.json -> ~/.bashrc) would otherwise make the CI job overwrite its target. Throws InputError.
 void check_report_path(const std::string& file);
 
+// When standard output is a pipe whose reader has gone (imgaudit IMAGE | head), ends the process by
+// SIGPIPE, quietly, as a filter ends: main ignores the signal for every other pipe. Returns otherwise.
+void end_if_stdout_reader_gone();
+
 // A report file opened for writing, as check_report_path allows, truncated only once it is open. A named
 // pipe that nobody reads is refused at once, not waited for. Throws InputError "FILE: cannot write the
 // report: ...".

@@ -112,6 +112,7 @@ bool write_each(const std::vector<OutputTarget>& targets, const std::function<vo
     std::ostream& out = file ? file->stream() : std::cout;
     render(out, i);
     out.flush();
+    if (!out && !file) end_if_stdout_reader_gone();
     if (!out) {
       std::cerr << "imgaudit: " << (t.file.empty() ? std::string("standard output") : printable(t.file))
                 << ": write failed\n";

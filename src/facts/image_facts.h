@@ -101,7 +101,7 @@ struct BinaryFacts {
   // Neither the interpreter nor the names musl's loader answers itself.
   std::vector<std::pair<std::string, std::string>> loads;
   // NEEDED names that do not resolve (transitively from this file). When the interpreter is missing:
-  // those the image's own loader would miss, without libc's own names (LoaderEmulator::is_libc_own_name).
+  // those the image's own loader would miss, without libc's own names (is_libc_own_name, facts/libc_names.h).
   // For a library, only those missing in the context that loads it (apply_load_context).
   std::vector<std::string> missing_needed;
   // For a library: the programs of the image that load it at start-up and can start.

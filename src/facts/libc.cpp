@@ -2,7 +2,7 @@
 #include <set>
 
 #include "facts/image_facts.h"
-#include "facts/loader.h"
+#include "facts/libc_names.h"
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -75,7 +75,7 @@ LibcInfo detect_libc(const FsView& view, const Distro& distro) {
       if (!real) continue;
       const Node* node = view.find(*real);
       if (!node || node->type != EntryType::File || !node->elf) continue;
-      LibcKind kind = LoaderEmulator::loader_kind(node);
+      LibcKind kind = loader_libc(node);
       if (musl_name && node->elf->is_musl_loader) {
         if (!seen_real.insert(*real).second) continue;
         const std::string& release = node->elf->musl_release;

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "util/error.h"
 #include "util/limits.h"
+#include "util/parallel.h"
 
 namespace imgaudit {
 
@@ -61,6 +62,38 @@ std::string layer_name(size_t index, const Descriptor& layer) {
   return "layer " + std::to_string(index) + (layer.digest.empty() ? "" : " " + layer.digest);
 }
 
+// The facts the cache holds for `layer`, when they stand for this run; `claimed` when the cache found
+// nothing, so that this worker reads the layer or tells the cache it could not.
+std::optional<LayerFacts> cached_facts(const LayerFactsCache& cache, const Descriptor& layer,
+                                       const std::string& diff_id, bool verify_diff_ids, bool& claimed) {
+  std::optional<LayerFacts> hit = cache.load(layer.digest);
+  claimed = !hit;
+  // Facts stored under a digest came from verified bytes: a diff_id
+  // that disagrees is the config's fault, not the cache's.
+  // Facts read without verifying their diff_id do not stand for a run that verifies it.
+  if (hit && verify_diff_ids && !diff_id.empty() && hit->diff_id.empty()) hit.reset();
+  if (hit && hit->digest == layer.digest && verify_diff_ids && !diff_id.empty() && hit->diff_id != diff_id)
+    throw InputError("diff_id mismatch (expected " + diff_id + ", got " + hit->diff_id + ")");
+  if (hit && hit->digest != layer.digest) hit.reset();
+  return hit;
+}
+
+// Threads -j allows beyond one a layer: each lets a layer decompress beside its parsing. A worker that
+// finds no layer left gives its thread to those still read.
+class SpareThreads {
+ public:
+  explicit SpareThreads(int spare) : spare_(spare) {}
+  bool take() {
+    if (spare_.fetch_sub(1) > 0) return true;
+    spare_.fetch_add(1);
+    return false;
+  }
+  void give_back() { spare_.fetch_add(1); }
+
+ private:
+  std::atomic<int> spare_;
+};
+
 }  // namespace
 
 std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache,
@@ -74,90 +107,59 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   std::vector<std::string> diff_ids = expected_diff_ids(src, layers.size());
   std::vector<LayerFacts> out(layers.size());
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned allowed = workers;
-  workers = unsigned(std::min<size_t>(workers, layers.size()));
-  // The threads -j allows beyond one a layer: each lets a layer decompress beside its parsing. A worker
-  // that finds no layer left gives its thread to those still read.
-  std::atomic<int> spare_threads{int(allowed - workers)};
+  const unsigned readers = unsigned(std::min<size_t>(workers, layers.size()));
+  SpareThreads spare(int(workers - readers));
   // Largest first: the last layers to finish are small ones.
   std::vector<size_t> order(layers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return layers[a].size > layers[b].size; });
 
   ImageTotals totals(src.describe());
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex error_mutex;
-  std::exception_ptr first_error;
-  auto work = [&] {
-    for (size_t k; !failed && (k = next++) < layers.size();) {
-      const size_t i = order[k];
-      bool claimed = false;  // the cache found nothing: this worker reads it, or says it could not
-      try {
-        const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
-        // Without a digest nothing verifies the bytes the facts came from.
-        bool cacheable = cache && !layers[i].digest.empty();
-        if (cacheable) {
-          std::optional<LayerFacts> hit = cache->load(layers[i].digest);
-          claimed = !hit;
-          // Facts stored under a digest came from verified bytes: a diff_id
-          // that disagrees is the config's fault, not the cache's.
-          // Facts read without verifying their diff_id do not stand for a run that verifies it.
-          if (hit && verify_diff_ids && !diff_id.empty() && hit->diff_id.empty()) hit.reset();
-          if (hit && hit->digest == layers[i].digest && verify_diff_ids && !diff_id.empty() && hit->diff_id != diff_id)
-            throw InputError("diff_id mismatch (expected " + diff_id + ", got " + hit->diff_id + ")");
-          if (hit && hit->digest == layers[i].digest) {
-            out[i] = std::move(*hit);
-            out[i].media_type = layers[i].media_type;
-            totals.add(out[i]);
-            continue;
-          }
-        }
+  auto read_one = [&](size_t k) {
+    const size_t i = order[k];
+    const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
+    // Without a digest nothing verifies the bytes the facts came from.
+    const bool cacheable = cache && !layers[i].digest.empty();
+    bool claimed = false;
+    try {
+      std::optional<LayerFacts> hit;
+      if (cacheable) hit = cached_facts(*cache, layers[i], diff_id, verify_diff_ids, claimed);
+      if (hit) {
+        out[i] = std::move(*hit);
+        out[i].media_type = layers[i].media_type;
+      } else {
         LayerReadOptions options;
         options.verify_diff_id = verify_diff_ids;
-        options.two_threads = spare_threads.fetch_sub(1) > 0;
-        if (!options.two_threads) spare_threads.fetch_add(1);
+        options.two_threads = spare.take();
         struct GiveBack {
-          std::atomic<int>& spare;
+          SpareThreads& spare;
           bool taken;
           ~GiveBack() {
-            if (taken) spare.fetch_add(1);
+            if (taken) spare.give_back();
           }
-        } give_back{spare_threads, options.two_threads};
+        } give_back{spare, options.two_threads};
         auto blob = src.open_blob(layers[i]);
         out[i] = read_layer(*blob, layers[i], diff_id, options);
         if (cacheable) cache->store(out[i]);
         claimed = false;
-        totals.add(out[i]);
-      } catch (const InputError& e) {
-        if (claimed) cache->abandon(layers[i].digest);
-        std::lock_guard<std::mutex> lock(error_mutex);
-        // The one place a layer's errors gain its name; what throws them names neither layer nor image.
-        if (!first_error && !e.subject().empty()) first_error = std::current_exception();
-        if (!first_error) first_error = std::make_exception_ptr(InputError(layer_name(i, layers[i]) + ": " + e.what()));
-        failed = true;
-      } catch (...) {
-        if (claimed) cache->abandon(layers[i].digest);
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!first_error) first_error = std::current_exception();
-        failed = true;
       }
-    }
-    spare_threads.fetch_add(1);
-  };
-  std::vector<std::thread> threads;
-  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-
-  if (first_error) {
-    try {
-      std::rethrow_exception(first_error);
-    } catch (const InputError&) {
+      totals.add(out[i]);
+    } catch (const InputError& e) {
+      if (claimed) cache->abandon(layers[i].digest);
+      // The one place a layer's errors gain its name; what throws them names neither layer nor image.
+      if (!e.subject().empty()) throw;
+      throw InputError(layer_name(i, layers[i]) + ": " + e.what());
+    } catch (...) {
+      if (claimed) cache->abandon(layers[i].digest);
       throw;
-    } catch (const std::exception& e) {
-      throw InputError::about(src.describe(), e.what());
     }
+  };
+  try {
+    parallel_for(layers.size(), readers, read_one, [&] { spare.give_back(); });
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError::about(src.describe(), e.what());
   }
   return out;
 }

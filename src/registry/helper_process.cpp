@@ -96,7 +96,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  // The helper starts with SIGPIPE's default action, which the ignored disposition would otherwise pass on.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  int rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(in_pipe[0]);
   close(out_pipe[1]);
@@ -107,10 +116,6 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     return r;
   }
 
-  // A helper that exits without reading its input must not kill us.
-  struct sigaction ignore {}, old {};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPIPE, &ignore, &old);
   fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
   auto deadline = Clock::now() + std::chrono::seconds(timeout_seconds);
   bool ended = exchange(out_pipe[0], in_pipe[1], input, deadline, r.out);
@@ -123,7 +128,6 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  sigaction(SIGPIPE, &old, nullptr);
   if (!r.timed_out && WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   return r;
 }

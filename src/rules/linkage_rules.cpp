@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "facts/glibc_loader.h"
-#include "facts/loader.h"
+#include "facts/libc_names.h"
 #include "rules/library_packages.h"
 #include "util/paths.h"
 #include "util/strings.h"
@@ -189,7 +189,7 @@ void LinkageChecks::check(const BinaryFacts& b) {
   // (libstdc++.so.6, libicu*) stand on their own.
   std::vector<std::string> own, rest;
   for (auto& lib : b.missing_needed)
-    (libc_mismatch && LoaderEmulator::is_libc_own_name(lib) ? own : rest).push_back(lib);
+    (libc_mismatch && is_libc_own_name(lib) ? own : rest).push_back(lib);
   add_missing(b, layer, own, "libc-mismatch");
   add_missing(b, layer, rest, "");
   add_unchecked(b, layer);

@@ -2,7 +2,12 @@
 // for CI logs; the summary kept with -q; the reason for exit status 1 on standard error.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -31,7 +36,43 @@ void for_each_line_of(const std::string& text, const std::function<void(const st
   for (std::string line; std::getline(in, line);) f(line);
 }
 
+// imgaudit run with standard output a pipe whose reader has already closed (imgaudit IMAGE | head, once
+// head is done), standard error to `err`; its wait status.
+int status_writing_to_a_closed_pipe(const std::vector<std::string>& args, const std::string& err) {
+  int fds[2];
+  EXPECT_EQ(pipe(fds), 0);
+  close(fds[0]);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> argv{imgaudit_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> raw;
+  for (auto& a : argv) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
 }  // namespace
+
+TEST(Outputs, APipeWhoseReaderHasGoneEndsTheRunQuietlyAsAFilterEnds) {
+  // imgaudit ignores SIGPIPE for its helpers and report files; on standard output it ends as if the
+  // signal had killed it, as `grep ... | head` does, with nothing on standard error.
+  TempDir tmp;
+  std::string image = image_with_an_error(tmp);
+  for (const char* format : {"text", "json"}) {
+    int status = status_writing_to_a_closed_pipe({"--format", format, image}, tmp / "err");
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) << format << ": wait status " << status;
+    EXPECT_EQ(read_file(tmp / "err"), "") << format;
+  }
+}
 
 TEST(Outputs, EveryFormatFromOneAudit) {
   TempDir tmp;

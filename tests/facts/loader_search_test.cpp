@@ -13,6 +13,7 @@
 
 #include "facts/glibc_loader.h"
 #include "facts/ld_so_cache.h"
+#include "facts/libc_names.h"
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"
@@ -737,10 +738,10 @@ TEST(LoaderLibcOwnNames, AreThoseALibcShipsItself) {
                     "libnss_dns.so.2", "libnss_files.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1",
                     "ld-linux-armhf.so.3", "ld-linux.so.2", "ld64.so.2", "ld64.so.1", "libc.so",
                     "ld-musl-x86_64.so.1", "libc.musl-aarch64.so.1"})
-    EXPECT_TRUE(LoaderEmulator::is_libc_own_name(name)) << name;
+    EXPECT_TRUE(is_libc_own_name(name)) << name;
   for (auto name : {"libgcc_s.so.1", "libstdc++.so.6", "libicuuc.so.72", "libz.so.1", "libcrypt.so.1",
                     "libssl.so.3", "libcurl.so.4", "libmagic.so.1", "libc.so.7", "libcap.so.2", "libnss3.so"})
-    EXPECT_FALSE(LoaderEmulator::is_libc_own_name(name)) << name;
+    EXPECT_FALSE(is_libc_own_name(name)) << name;
 
   // Every library of the glibc package gcc links against here, where dpkg knows it.
   std::string files;
@@ -752,7 +753,7 @@ TEST(LoaderLibcOwnNames, AreThoseALibcShipsItself) {
     ElfResult r = inspect_elf(test::read_file(f));
     if (!r.facts) continue;
     std::string name = r.facts->soname.empty() ? base_name(f) : r.facts->soname;
-    EXPECT_TRUE(LoaderEmulator::is_libc_own_name(name)) << f;
+    EXPECT_TRUE(is_libc_own_name(name)) << f;
     ++seen;
   }
   EXPECT_GT(seen, 10);

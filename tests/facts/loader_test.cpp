@@ -6,6 +6,7 @@
 
 #include <sys/resource.h>
 
+#include "facts/libc_names.h"
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"
@@ -307,9 +308,9 @@ TEST_F(FactsLoader, MuslReservedNames) {
   for (auto name : {"libc.so", "libm.so", "libpthread.so", "libdl.so", "librt.so", "libutil.so", "libxnet.so",
                     "libc.musl-x86_64.so.1", "ld-musl-aarch64.so.1", "libc.so.6", "libm.so.6", "libpthread.so.0",
                     "libdl.so.2"})
-    EXPECT_TRUE(LoaderEmulator::musl_answers(name)) << name;
+    EXPECT_TRUE(musl_loader_answers(name)) << name;
   for (auto name : {"libcrypto.so.3", "libmagic.so.1", "libcurl.so.4", "libmimalloc.so.2", "c.so"})
-    EXPECT_FALSE(LoaderEmulator::musl_answers(name)) << name;
+    EXPECT_FALSE(musl_loader_answers(name)) << name;
 }
 
 TEST_F(FactsLoader, GlibcBinaryOnPlainMuslHasNoInterpreter) {
