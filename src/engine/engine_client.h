@@ -5,7 +5,7 @@
 
 #include "engine/engine_answers.h"
 #include "engine/engine_endpoint.h"
-#include "registry/http.h"
+#include "net/http.h"
 #include "util/limits.h"
 
 namespace imgaudit {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "engine/engine_endpoint.h"
-#include "registry/http.h"
+#include "net/http.h"
 #include "source/source.h"
 
 namespace imgaudit {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "registry/credentials.h"
-#include "registry/http.h"
+#include "net/http.h"
 
 namespace imgaudit {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "registry/auth.h"
-#include "registry/http.h"
+#include "net/http.h"
 #include "registry/reference.h"
 #include "registry/registry_options.h"
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "registry/page_links.h"
+#include "net/page_links.h"
 #include "util/bounded_json.h"
 #include "util/error.h"
 #include "util/human_size.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "registry/credentials.h"
-#include "registry/http.h"
+#include "net/http.h"
 
 namespace imgaudit {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "registry/http.h"
+#include "net/http.h"
 #include "util/limits.h"
 
 namespace imgaudit {

@@ -1,7 +1,7 @@
 // The next page of a registry list from its Link header lines, resolved against the request's URL.
 #include <gtest/gtest.h>
 
-#include "registry/page_links.h"
+#include "net/page_links.h"
 #include "util/error.h"
 
 namespace imgaudit {

@@ -1,4 +1,4 @@
-#include "registry/page_links.h"
+#include "net/page_links.h"
 
 #include <curl/curl.h>
 

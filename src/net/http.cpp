@@ -1,4 +1,4 @@
-#include "registry/http.h"
+#include "net/http.h"
 
 #include <curl/curl.h>
 
