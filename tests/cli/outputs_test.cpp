@@ -149,7 +149,7 @@ TEST(Outputs, LinksAndPipesAreWrittenOnlyWhereTheUserMeantIt) {
   // A FIFO with a reader, /dev/stdout (a link to this process's own descriptor) and a link to a FIFO are written.
   ASSERT_EQ(mkfifo((tmp / "read").c_str(), 0600), 0);
   std::filesystem::create_symlink(tmp / "read", tmp / "to-read");
-  for (const std::string& name : {"read", "to-read"}) {
+  for (const char* name : {"read", "to-read"}) {
     Background reader({"sh", "-c", "exec cat '" + tmp / "read" + "' > '" + tmp / "got.json" + "'"}, tmp / "cat.log");
     CliResult piped = run_imgaudit("-o json=" + tmp / name + " " + image);
     EXPECT_EQ(piped.status, 1) << piped.err;

@@ -60,11 +60,13 @@ class StartChecks : public ::testing::Test {
                     const std::string& in_message = "", const Ids& ids = {}) {
     Seen seen = audit_and_run(spec, name, ids);
     EXPECT_EQ(seen.rule, rule) << name << ": " << seen.report.at("findings").dump(1);
-    if (!in_message.empty())
+    if (!in_message.empty()) {
       EXPECT_NE(start_message(seen.report, rule).find(in_message), std::string::npos)
           << name << ": " << start_message(seen.report, rule);
-    if (seen.truth_known)
+    }
+    if (seen.truth_known) {
       EXPECT_EQ(seen.truth.exec_errno, kernel_errno) << name << ": execve in a chroot said " << strerror(seen.truth.exec_errno);
+    }
     return seen;
   }
 
@@ -115,7 +117,9 @@ TEST_F(StartChecks, AGroupOfTheUserMayExecute) {
   spec.user = "app";
   auto seen = expect_start(spec, "group", "", 0, "", {1000, 1000, {50}});
   EXPECT_EQ(seen.report.at("start").at("user").at("groups"), nlohmann::json::array({50}));
-  if (seen.truth_known) EXPECT_EQ(seen.truth.exit_status, 0);
+  if (seen.truth_known) {
+    EXPECT_EQ(seen.truth.exit_status, 0);
+  }
 }
 
 TEST_F(StartChecks, AUserMissingFromPasswdStopsTheRuntime) {
@@ -142,7 +146,9 @@ TEST_F(StartChecks, EnvFindsNoPython) {
   auto seen = expect_start(spec, "env", "entrypoint-interpreter-missing", 0,
                            "`tool` on PATH → /usr/local/bin/tool → #!/usr/bin/env python3 → /usr/bin/env → /bin/busybox "
                            "(symlink) → `python3` on PATH: absent");
-  if (seen.truth_known) EXPECT_EQ(seen.truth.exit_status, 127) << seen.truth.output;
+  if (seen.truth_known) {
+    EXPECT_EQ(seen.truth.exit_status, 127) << seen.truth.output;
+  }
 }
 
 TEST_F(StartChecks, AScriptInterpretedByAScriptStarts) {
@@ -173,7 +179,9 @@ TEST_F(StartChecks, EnvNamingItselfIsFollowedToTheBoundAndNoFurther) {
   auto command = seen.report.at("start").at("command");
   EXPECT_EQ(command.at("problem"), "unknown");
   EXPECT_EQ(command.at("steps").back(), "more than " + std::to_string(kMaxStartExecs) + " programs executed on the way");
-  if (seen.truth_known) EXPECT_EQ(seen.truth.exit_status, -1) << "still running after the wait";
+  if (seen.truth_known) {
+    EXPECT_EQ(seen.truth.exit_status, -1) << "still running after the wait";
+  }
 }
 
 TEST_F(StartChecks, ASymlinkOnPathIsFollowedInsideTheImage) {

@@ -82,7 +82,9 @@ void expect_cases(const std::string& builder, const std::string& env, const std:
     ASSERT_EQ(r.status, 0) << builder << " " << c.name << ": " << r.err;
     int line = 0;
     EXPECT_EQ(start_rule_of(r.json(), &line), c.rule) << builder << " " << c.name << ": " << r.json()["findings"].dump(1);
-    if (*c.rule) EXPECT_EQ(line, c.line) << builder << " " << c.name;
+    if (*c.rule) {
+      EXPECT_EQ(line, c.line) << builder << " " << c.name;
+    }
   }
 }
 

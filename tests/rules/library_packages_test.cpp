@@ -61,8 +61,9 @@ TEST(LibraryPackages, DebianRowsAgreeWithDpkg) {
     ++checked;
     EXPECT_EQ(owners.count(package.get<std::string>()), 1u) << soname;
     for (auto& owner : owners)  // the same library built for another architecture: lib32stdc++6, libgcc-s1-arm64-cross
-      if (owner != package.get<std::string>())
+      if (owner != package.get<std::string>()) {
         EXPECT_TRUE(is_other_architecture_build(owner)) << soname << " is also in " << owner;
+      }
   }
   // What building imgaudit and its tests installs covers at least these many rows (libstdc++6, libssl3,
   // zlib1g, libcurl4, libarchive13, libelf1, liblzma5, libzstd1, libxml2, libyaml-cpp0.7, ...).

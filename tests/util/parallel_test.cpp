@@ -55,7 +55,9 @@ TEST(ParallelFor, TheFirstErrorStopsTheHandingOutAndIsRethrownAfterTheJoin) {
     FAIL() << "no exception";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "item 3");
-    if (started4) EXPECT_TRUE(finished4) << "rethrown before the other thread was joined";
+    if (started4) {
+      EXPECT_TRUE(finished4) << "rethrown before the other thread was joined";
+    }
   }
   EXPECT_LT(ran, 1000) << "items were handed out after the error";
 }
