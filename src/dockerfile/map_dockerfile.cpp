@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cctype>
 #include <deque>
 
 #include <nlohmann/json.hpp>
@@ -19,8 +18,7 @@ std::deque<size_t> stage_chain(const Dockerfile& df) {
   size_t s = df.stages.size() - 1;
   for (;;) {
     chain.push_front(s);
-    std::string base = df.stages[s].base;
-    std::transform(base.begin(), base.end(), base.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::string base = ascii_lower(df.stages[s].base);
     std::optional<size_t> parent;
     for (size_t p = 0; p < s; ++p)
       if ((!df.stages[p].name.empty() && df.stages[p].name == base) || std::to_string(p) == base) parent = p;

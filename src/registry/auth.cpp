@@ -65,15 +65,14 @@ std::optional<Challenge> parse_challenge(const std::string& header) {
   if (i == std::string::npos) return std::nullopt;
   size_t sp = header.find(' ', i);
   Challenge c;
-  for (size_t k = i; k < std::min(sp, header.size()); ++k) c.scheme += static_cast<char>(std::tolower(header[k]));
+  c.scheme = ascii_lower(header.substr(i, sp == std::string::npos ? std::string::npos : sp - i));
   i = sp;
   while (i != std::string::npos && i < header.size()) {
     i = header.find_first_not_of(" ,", i);
     if (i == std::string::npos) break;
     size_t eq = header.find('=', i);
     if (eq == std::string::npos) break;
-    std::string key;
-    for (size_t k = i; k < eq; ++k) key += static_cast<char>(std::tolower(header[k]));
+    std::string key = ascii_lower(header.substr(i, eq - i));
     std::string value;
     i = eq + 1;
     if (i < header.size() && header[i] == '"') {
