@@ -82,11 +82,26 @@ std::optional<LayerFacts> cached_facts(const LayerFactsCache& cache, const Descr
 // finds no layer left gives its thread to those still read.
 class SpareThreads {
  public:
+  // One layer read's claim on a spare thread: `held` when one was free, given back when the read ends.
+  class Lease {
+   public:
+    explicit Lease(SpareThreads* spare) : spare_(spare) {}
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease() {
+      if (spare_) spare_->give_back();
+    }
+    bool held() const { return spare_ != nullptr; }
+
+   private:
+    SpareThreads* spare_;
+  };
+
   explicit SpareThreads(int spare) : spare_(spare) {}
-  bool take() {
-    if (spare_.fetch_sub(1) > 0) return true;
+  Lease take() {
+    if (spare_.fetch_sub(1) > 0) return Lease(this);
     spare_.fetch_add(1);
-    return false;
+    return Lease(nullptr);
   }
   void give_back() { spare_.fetch_add(1); }
 
@@ -130,14 +145,8 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
       } else {
         LayerReadOptions options;
         options.verify_diff_id = verify_diff_ids;
-        options.two_threads = spare.take();
-        struct GiveBack {
-          SpareThreads& spare;
-          bool taken;
-          ~GiveBack() {
-            if (taken) spare.give_back();
-          }
-        } give_back{spare, options.two_threads};
+        SpareThreads::Lease lease = spare.take();
+        options.two_threads = lease.held();
         auto blob = src.open_blob(layers[i]);
         out[i] = read_layer(*blob, layers[i], diff_id, options);
         if (cacheable) cache->store(out[i]);
