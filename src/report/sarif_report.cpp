@@ -19,6 +19,9 @@
 // - Ignored findings are results too, with suppressions [{kind: "external", status: "accepted",
 //   justification: the ignore's reason}], so code scanning shows them as dismissed instead of as fixed; an
 //   ignore from a `# imgaudit ignore=` line of the Dockerfile is kind "inSource", located at that line.
+// - Each rule's message template is its messageStrings.default, with its placeholders numbered in the order
+//   they first appear; each result made from it has message.id "default" and its values as
+//   message.arguments, beside message.text (the message and its fix), which viewers show.
 // - Every string is in lossless_utf8 (util/lossless_json.h): a file name that is not UTF-8 keeps its bytes
 //   as "\xNN", a backslash is doubled.
 #include <algorithm>
@@ -106,12 +109,50 @@ std::string help_text(const Rule& r) {
   return help;
 }
 
+// `tmpl` as a SARIF message string: {name} and {name|general wording} become {N}, N the name's index in
+// placeholder_names(tmpl); a literal brace is doubled (SARIF 2.1.0, 3.11.5).
+std::string sarif_message_string(const std::string& tmpl) {
+  const std::vector<std::string> names = placeholder_names(tmpl);
+  std::string out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '{') {
+      size_t close = tmpl.find('}', i);
+      if (close != std::string::npos) {
+        std::string inner = tmpl.substr(i + 1, close - i - 1);
+        auto it = std::find(names.begin(), names.end(), inner.substr(0, inner.find('|')));
+        if (it != names.end()) {
+          out += "{" + std::to_string(it - names.begin()) + "}";
+          i = close;
+          continue;
+        }
+      }
+    }
+    out += tmpl[i] == '{' ? "{{" : tmpl[i] == '}' ? "}}" : std::string(1, tmpl[i]);
+  }
+  return out;
+}
+
+// The values of `f`'s message placeholders, in sarif_message_string()'s order; null when its message is
+// not the template filled with its values (a finding made elsewhere, or by another catalog).
+nlohmann::json message_arguments(const Rule& rule, const Finding& f) {
+  const auto shown = shown_values(rule, f.values);
+  if (fill_template(rule.message, shown) != f.message) return nullptr;
+  nlohmann::json arguments = nlohmann::json::array();
+  for (auto& name : placeholder_names(rule.message)) {
+    auto it = shown.find(name);
+    if (it == shown.end()) return nullptr;
+    arguments.push_back(it->second);
+  }
+  return arguments;
+}
+
 nlohmann::json rule_descriptor(const Rule& r) {
   nlohmann::json d = {{"id", r.id},
                       {"name", r.id},
                       {"shortDescription", {{"text", r.title}}},
                       {"fullDescription", {{"text", r.explanation}}},
                       {"help", {{"text", help_text(r)}}},
+                      {"messageStrings", {{"default", {{"text", sarif_message_string(r.message)}}}}},
                       {"defaultConfiguration", {{"level", sarif_level(r.severity)}}},
                       {"properties", {{"tags", {"container", "image"}}, {"security-severity", security_severity(r.severity)}}}};
   if (!r.references.empty()) d["helpUri"] = r.references.front();
@@ -186,6 +227,11 @@ nlohmann::json result(const Finding& f, int rule_index, const Places& places) {
                       {"partialFingerprints", {{kFingerprintKey, finding_fingerprint(f)}}},
                       {"properties", props}};
   if (rule_index >= 0) r["ruleIndex"] = rule_index;
+  if (const Rule* rule = Catalog::builtin().find(f.id))
+    if (auto arguments = message_arguments(*rule, f); !arguments.is_null()) {
+      r["message"]["id"] = "default";
+      r["message"]["arguments"] = std::move(arguments);
+    }
   return r;
 }
 

@@ -1,8 +1,5 @@
-// Helpers of the text report: word wrapping, and reading
-// a finding's specifics back out of its message.
+// Helpers of the text report: display widths and word wrapping.
 #pragma once
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +14,5 @@ size_t display_width(std::string_view s);
 // whole on a line of its own (paths and URLs are never cut). Runs of spaces
 // between words become one; a '\n' ends a line.
 std::vector<std::string> wrap_words(std::string_view text, size_t first, size_t rest);
-
-// The values of the placeholders of a catalog template ("{count} file(s) need
-// {libs}, ...", placeholders as fill_template() reads them) that make `text`;
-// nullopt when `text` was not made from `tmpl`. When several readings fit, the
-// one with the shortest values first.
-std::optional<std::map<std::string, std::string>> match_template(const std::string& tmpl, const std::string& text);
 
 }  // namespace imgaudit

@@ -123,60 +123,49 @@ std::string plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// Rules whose findings name, in their message, what each of their files lacks: shown as a second column.
-// The Finding carries that only inside its message, so it is read back with the rule's message template.
-const char* column_placeholder(const std::string& rule_id) { return rule_id == "needed-lib-missing" ? "libs" : nullptr; }
-
-// The specifics of `f` read out of its message, nullopt when the message does not come from its template.
-std::optional<std::map<std::string, std::string>> specifics(const Finding& f) {
-  const Rule* rule = Catalog::builtin().find(f.id);
-  if (!rule) return std::nullopt;
-  return match_template(rule->message, f.message);
-}
-
-// The libraries a needed-lib-missing finding names; empty when its message does not say them in the catalog's words.
-std::vector<std::string> column_values(const Finding& f) {
-  const char* name = column_placeholder(f.id);
-  if (!name) return {};
-  auto vars = specifics(f);
-  if (!vars || !vars->count(name) || vars->at(name).empty()) return {};
-  return split(vars->at(name), ", ");
-}
-
 struct Block {
   std::string id;
+  const Rule* rule = nullptr;  // null for an id the catalog does not know (a report of another catalog)
   std::vector<const Finding*> findings;
   std::vector<const Finding*> consequences;  // findings caused by this rule's (Finding::caused_by), folded here
 };
 
-// The fix of a rule block, once: the findings' common advice; when their advices
-// differ only in a placeholder's value, the catalog's template with the values they
-// share and the general wording for the others; otherwise each distinct advice.
+// The values of `f` for its rule's text-report column, "libs": what each of its files lacks; empty when the
+// rule has no column or the finding no such list.
+std::vector<std::string> column_values(const Rule* rule, const Finding& f) {
+  if (!rule || rule->text_column.empty()) return {};
+  auto it = f.values.find(rule->text_column);
+  if (it == f.values.end()) return {};
+  if (const auto* items = it->second.list()) return *items;
+  return it->second.empty() ? std::vector<std::string>{} : std::vector<std::string>{it->second.shown()};
+}
+
+// The value `name` of every finding of `b`, where they all have one and it is the same.
+FindingValues shared_values(const Block& b) {
+  FindingValues shared = b.findings.front()->values;
+  for (auto* f : b.findings)
+    for (auto it = shared.begin(); it != shared.end();) {
+      auto v = f->values.find(it->first);
+      it = v == f->values.end() || v->second != it->second ? shared.erase(it) : std::next(it);
+    }
+  return shared;
+}
+
+// The fix of a rule block, once: the findings' common advice; when their advices come from one template
+// with different values, that template with the values they share and the general wording for the
+// others; otherwise each distinct advice.
 std::vector<std::string> block_advice(const Block& b) {
   std::vector<std::string> distinct;
   for (auto* f : b.findings)
     if (!f->advice.empty() && std::find(distinct.begin(), distinct.end(), f->advice) == distinct.end())
       distinct.push_back(f->advice);
-  if (distinct.size() <= 1) return distinct;
-  if (const Rule* rule = Catalog::builtin().find(b.id)) {
-    for (auto& [key, tmpl] : rule->advice_templates) {
-      std::vector<std::map<std::string, std::string>> all;
-      for (auto& advice : distinct) {
-        auto vars = match_template(tmpl, advice);
-        if (!vars) break;
-        all.push_back(*vars);
-      }
-      if (all.size() != distinct.size()) continue;
-      std::map<std::string, std::string> shared = all.front();
-      for (auto& vars : all)
-        for (auto it = shared.begin(); it != shared.end();) {
-          auto v = vars.find(it->first);
-          it = v == vars.end() || v->second != it->second ? shared.erase(it) : std::next(it);
-        }
-      return {fill_template(tmpl, shared)};
-    }
-  }
-  return distinct;
+  if (distinct.size() <= 1 || !b.rule) return distinct;
+  const std::string& key = b.findings.front()->advice_key;
+  auto tmpl = b.rule->advice_templates.find(key);
+  for (auto* f : b.findings)
+    if (f->advice_key != key || f->advice.empty()) return distinct;
+  if (tmpl == b.rule->advice_templates.end()) return distinct;
+  return {render(*b.rule, tmpl->second, shared_values(b))};
 }
 
 struct Counts {
@@ -195,22 +184,17 @@ std::string verdict(const Counts& c, const AuditReport& r) {
   return s;
 }
 
-void write_block(const Printer& p, const Block& b, const TextOptions& o, const Style& st) {
-  std::ostream& out = p.out();
-  const Rule* rule = Catalog::builtin().find(b.id);
+// The first line of a block: the finding's message, or for several the rule's title and how many files.
+void write_block_header(const Printer& p, const Block& b, const Style& st) {
   Severity sev = b.findings.front()->severity;
-  for (auto* f : b.findings) sev = std::max(sev, f->severity);
   size_t files = 0;
   std::set<int> layers;
-  for (auto* f : b.findings) files += f->paths.size(), layers.insert(f->layer);
-  const bool single = b.findings.size() == 1;
-
-  // The header: the finding's message, or for several the rule's title and how many files.
+  for (auto* f : b.findings) sev = std::max(sev, f->severity), files += f->paths.size(), layers.insert(f->layer);
   std::string text;
-  if (single) {
+  if (b.findings.size() == 1) {
     text = printable(b.findings.front()->message);
   } else {
-    text = rule ? rule->title + ":" : std::string();
+    text = b.rule ? b.rule->title + ":" : std::string();
     if (files)
       text += " " + plural(files, "file", "files") +
               (layers.size() > 1 ? " in " + std::to_string(layers.size()) + " layers" : "");
@@ -222,23 +206,67 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
   std::string lead_styled = std::string(st.sev(sev)) + to_string(sev) + st.reset() + " " + st.bold() + b.id +
                             st.reset() + ": ";
   p.wrapped(0, lead, lead_styled, text, "", "", 6);  // continued under the rule id: no column 0 inside a block
+}
 
-  // Files of the rule with a second column: file -> what it lacks, aligned over the whole block.
-  bool columns = column_placeholder(b.id) != nullptr;
-  std::map<const Finding*, std::vector<std::string>> lacks;
-  for (auto* f : b.findings) {
-    lacks[f] = column_values(*f);
-    if (lacks[f].empty() && !f->paths.empty()) columns = false;
-  }
-  size_t path_column = 0;
-  if (columns) {
+// The files of a block, each with what it lacks beside it when the rule has a text-report column
+// (needed-lib-missing's libraries), aligned over the whole block.
+class FileLines {
+ public:
+  FileLines(const Printer& p, const Block& b, const TextOptions& o) : p_(p), b_(b), o_(o) {
+    columns_ = b.rule && !b.rule->text_column.empty();
+    for (auto* f : b.findings) {
+      lacks_[f] = column_values(b.rule, *f);
+      if (lacks_[f].empty() && !f->paths.empty()) columns_ = false;
+    }
+    if (!columns_) return;
     for (auto* f : b.findings)
       for (size_t i = 0; i < std::min(o.max_paths, f->paths.size()); ++i)
-        path_column = std::max(path_column, display_width(printable(f->paths[i])));
-    if (p.width()) path_column = std::min(path_column, p.width() > 8 ? (p.width() - 6) / 2 : size_t(1));
+        path_column_ = std::max(path_column_, display_width(printable(f->paths[i])));
+    if (p.width()) path_column_ = std::min(path_column_, p.width() > 8 ? (p.width() - 6) / 2 : size_t(1));
   }
 
-  // Findings by where they came from: one layer line (and Dockerfile line) for each.
+  // The finding's own message when the block's header cannot say it, its files, and its note.
+  void write(const Finding& f) const {
+    if (!columns_ && b_.findings.size() > 1)
+      p_.wrapped(4, "", "", printable(f.message), "", "", 6);  // the specifics of this finding
+    size_t shown = std::min(o_.max_paths, f.paths.size());
+    for (size_t i = 0; i < shown; ++i) write_path(f, printable(f.paths[i]));
+    if (f.paths.size() > shown) p_.out() << "    and " << f.paths.size() - shown << " more\n";
+    if (columns_ && !b_.rule->text_note.empty()) {
+      auto shown_values_of = shown_values(*b_.rule, f.values);
+      auto note = shown_values_of.find(b_.rule->text_note);
+      if (note != shown_values_of.end() && !trim(note->second).empty())
+        p_.wrapped(4, "", "", printable(trim(note->second)), "", "", 6);
+    }
+  }
+
+ private:
+  void write_path(const Finding& f, const std::string& path) const {
+    if (!columns_) {
+      p_.out() << "    " << path << '\n';
+      return;
+    }
+    std::string libs = printable(join(lacks_.at(&f), ", "));
+    size_t w = display_width(path);
+    if (w <= path_column_) {
+      std::string lead = path + std::string(path_column_ - w + 2, ' ');
+      p_.wrapped(4, lead, lead, libs, "", "", 4 + path_column_ + 2);
+    } else {  // too wide for the column: its libraries on the next line, in the column
+      p_.out() << "    " << path << '\n';
+      p_.wrapped(4 + path_column_ + 2, "", libs);
+    }
+  }
+
+  const Printer& p_;
+  const Block& b_;
+  const TextOptions& o_;
+  bool columns_ = false;
+  std::map<const Finding*, std::vector<std::string>> lacks_;
+  size_t path_column_ = 0;
+};
+
+// Findings by where they came from: one layer line (and Dockerfile line) for each, then their files.
+void write_origins(const Printer& p, const Block& b, const TextOptions& o) {
   using Origin = std::tuple<int, std::string, std::string, int, std::string>;
   std::vector<std::pair<Origin, std::vector<const Finding*>>> origins;
   for (auto* f : b.findings) {
@@ -248,65 +276,49 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
     if (it == origins.end()) origins.push_back({key, {}}), it = origins.end() - 1;
     it->second.push_back(f);
   }
+  FileLines files(p, b, o);
   for (auto& [origin, findings] : origins) {
     const Finding& first = *findings.front();
     if (first.layer >= 0) p.dim(2, "layer " + std::to_string(first.layer) + ": ", printable(first.created_by));
     if (first.dockerfile)
       p.dim(2, printable(first.dockerfile->file) + ":" + std::to_string(first.dockerfile->start_line) + ": ",
             printable(first.dockerfile->instruction));
-    for (auto* f : findings) {
-      std::string python_note;
-      if (columns) {
-        if (auto vars = specifics(*f); vars && vars->count("python_note")) python_note = printable(trim(vars->at("python_note")));
-      } else if (!single) {
-        p.wrapped(4, "", "", printable(f->message), "", "", 6);  // the specifics of this finding are only in its message
-      }
-      size_t shown = std::min(o.max_paths, f->paths.size());
-      for (size_t i = 0; i < shown; ++i) {
-        std::string path = printable(f->paths[i]);
-        if (!columns) {
-          out << "    " << path << '\n';
-          continue;
-        }
-        std::string libs = printable(join(lacks[f], ", "));
-        size_t w = display_width(path);
-        if (w <= path_column) {
-          std::string lead = path + std::string(path_column - w + 2, ' ');
-          p.wrapped(4, lead, lead, libs, "", "", 4 + path_column + 2);
-        } else {  // too wide for the column: its libraries on the next line, in the column
-          out << "    " << path << '\n';
-          p.wrapped(4 + path_column + 2, "", libs);
-        }
-      }
-      if (f->paths.size() > shown) out << "    and " << f->paths.size() - shown << " more\n";
-      if (!python_note.empty()) p.wrapped(4, "", "", python_note, "", "", 6);
-    }
+    for (auto* f : findings) files.write(*f);
   }
+}
 
-  // Findings that follow from the above (a shimmed glibc program's missing glibc libraries): counted, not repeated.
-  if (!b.consequences.empty()) {
-    std::vector<std::string> libs;
-    bool known = true;
-    for (auto* c : b.consequences) {
-      auto l = column_values(*c);
-      if (l.empty()) known = false;
-      for (auto& lib : l)
-        if (std::find(libs.begin(), libs.end(), lib) == libs.end()) libs.push_back(lib);
-    }
-    std::string findings = plural(b.consequences.size(), "needed-lib-missing finding", "needed-lib-missing findings");
-    std::string note =
-        known ? "and " + plural(libs.size(), "missing library", "missing libraries") +
-                    " of the same programs, consequences of the above: " + printable(join(libs, ", ")) + " (" + findings +
-                    ", in full in --format json)"
-              : "and " + findings + " of the same programs, consequences of the above (in full in --format json)";
-    p.wrapped(2, "", "", note, st.dim(), st.reset(), 4);
+// Findings that follow from the block's (a shimmed glibc program's missing glibc libraries): counted, not
+// repeated.
+void write_consequences(const Printer& p, const Block& b, const Style& st) {
+  if (b.consequences.empty()) return;
+  const std::string& id = b.consequences.front()->id;
+  const Rule* rule = Catalog::builtin().find(id);
+  std::vector<std::string> libs;
+  bool known = true;
+  for (auto* c : b.consequences) {
+    auto l = column_values(rule, *c);
+    if (l.empty()) known = false;
+    for (auto& lib : l)
+      if (std::find(libs.begin(), libs.end(), lib) == libs.end()) libs.push_back(lib);
   }
+  std::string findings = plural(b.consequences.size(), (id + " finding").c_str(), (id + " findings").c_str());
+  std::string note =
+      known ? "and " + plural(libs.size(), "missing library", "missing libraries") +
+                  " of the same programs, consequences of the above: " + printable(join(libs, ", ")) + " (" + findings +
+                  ", in full in --format json)"
+            : "and " + findings + " of the same programs, consequences of the above (in full in --format json)";
+  p.wrapped(2, "", "", note, st.dim(), st.reset(), 4);
+}
 
+void write_block(const Printer& p, const Block& b, const TextOptions& o, const Style& st) {
+  write_block_header(p, b, st);
+  write_origins(p, b, o);
+  write_consequences(p, b, st);
   for (auto& advice : block_advice(b)) p.wrapped(2, "fix: ", safe_lines(advice));
   std::string more = "imgaudit explain " + b.id;
-  if (rule && !rule->references.empty()) more += ", " + rule->references.front();
+  if (b.rule && !b.rule->references.empty()) more += ", " + b.rule->references.front();
   p.dim(2, "more: ", more);
-  out << '\n';
+  p.out() << '\n';
 }
 
 }  // namespace
@@ -320,7 +332,7 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   auto block_for = [&](const std::string& id) -> Block& {
     for (auto& b : blocks)
       if (b.id == id) return b;
-    blocks.push_back({id, {}, {}});
+    blocks.push_back({id, Catalog::builtin().find(id), {}, {}});
     return blocks.back();
   };
   // Consequences (Finding::caused_by) go under their cause's block, when the report has that cause.

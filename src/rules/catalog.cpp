@@ -1,11 +1,14 @@
 #include "rules/catalog.h"
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "util/sha256.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -42,6 +45,32 @@ void check_advice(const std::string& key, const std::string& text) {
   check_plain("advice \"" + key + "\" in general", general_text(text));
 }
 
+PlaceholderForm parse_form(const std::string& name, const nlohmann::json& j) {
+  static const std::set<std::string> kKeys = {"when", "text", "one", "otherwise", "separator", "terms"};
+  for (auto& [key, value] : j.items())
+    if (!kKeys.count(key)) throw std::runtime_error("placeholder \"" + name + "\": unknown key \"" + key + "\"");
+  PlaceholderForm form;
+  form.when = j.value("when", "");
+  form.text = j.value("text", "");
+  form.one = j.value("one", "");
+  if (j.contains("otherwise")) form.otherwise = j.at("otherwise").get<std::string>();
+  form.separator = j.value("separator", ", ");
+  form.terms = j.value("terms", std::map<std::string, std::string>{});
+  if (form.when.empty() != form.text.empty())
+    throw std::runtime_error("placeholder \"" + name + "\": a note has both \"when\" and \"text\"");
+  return form;
+}
+
+// A note's texts hold values, never another note, so that no note depends on the order they are written in.
+void check_notes(const Rule& r) {
+  for (auto& [name, form] : r.placeholders)
+    for (const std::string* text : {&form.text, &form.one, form.otherwise ? &*form.otherwise : nullptr})
+      if (text)
+        for (auto& inner : placeholder_names(*text))
+          if (auto it = r.placeholders.find(inner); it != r.placeholders.end() && !it->second.when.empty())
+            throw std::runtime_error("placeholder \"" + name + "\" holds the note {" + inner + "}");
+}
+
 Rule parse_rule(const char* file, const char* text) {
   try {
     auto j = nlohmann::json::parse(text);
@@ -63,6 +92,12 @@ Rule parse_rule(const char* file, const char* text) {
     }
     r.references = j.value("references", std::vector<std::string>{});
     for (auto& ref : r.references) check_plain("reference", ref);
+    const auto placeholders = j.value("placeholders", nlohmann::json::object());  // kept: items() refers to it
+    for (auto& [name, form] : placeholders.items()) r.placeholders[name] = parse_form(name, form);
+    check_notes(r);
+    const auto report = j.value("text_report", nlohmann::json::object());
+    r.text_column = report.value("column", "");
+    r.text_note = report.value("note", "");
     return r;
   } catch (const std::exception& e) {
     // The catalog is compiled in: a broken entry is a build defect, caught by the tests.
@@ -122,5 +157,67 @@ std::string fill_template(const std::string& text, const std::map<std::string, s
 }
 
 std::string general_text(const std::string& text) { return fill_template(text, {}); }
+
+std::vector<std::string> placeholder_names(const std::string& tmpl) {
+  std::vector<std::string> names;
+  for (size_t open = tmpl.find('{'); open != std::string::npos; open = tmpl.find('{', open + 1)) {
+    size_t close = tmpl.find('}', open);
+    if (close == std::string::npos) break;
+    std::string inner = tmpl.substr(open + 1, close - open - 1);
+    std::string name = inner.substr(0, inner.find('|'));
+    if (is_placeholder_name(name) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+namespace {
+
+std::string shown_value(const PlaceholderForm* form, const FindingValue& value) {
+  if (!form) return value.shown();
+  auto term = [&](const std::string& item) {
+    auto it = form->terms.find(item);
+    return it == form->terms.end() ? item : it->second;
+  };
+  if (const auto* items = value.list()) {
+    std::vector<std::string> words;
+    for (auto& item : *items) words.push_back(term(item));
+    return join(words, form->separator);
+  }
+  return term(value.shown(form->separator));
+}
+
+// The text a note's values choose, filled with them; nullopt when it has none (then the placeholder keeps
+// its general wording) or when the text names a value the finding does not have.
+std::optional<std::string> note_text(const PlaceholderForm& note, const FindingValues& values,
+                                     const std::map<std::string, std::string>& shown) {
+  auto when = values.find(note.when);
+  const bool present = when != values.end() && !when->second.empty();
+  const std::string* text = present ? &note.text : note.otherwise ? &*note.otherwise : nullptr;
+  if (present && !note.one.empty() && when->second.list() && when->second.list()->size() == 1) text = &note.one;
+  if (!text) return std::nullopt;
+  for (auto& name : placeholder_names(*text))
+    if (!shown.count(name)) return std::nullopt;
+  return fill_template(*text, shown);
+}
+
+}  // namespace
+
+std::map<std::string, std::string> shown_values(const Rule& rule, const FindingValues& values) {
+  std::map<std::string, std::string> shown;
+  for (auto& [name, value] : values) {
+    auto form = rule.placeholders.find(name);
+    shown[name] = shown_value(form == rule.placeholders.end() ? nullptr : &form->second, value);
+  }
+  std::map<std::string, std::string> notes;
+  for (auto& [name, form] : rule.placeholders)
+    if (!form.when.empty())
+      if (auto text = note_text(form, values, shown)) notes[name] = *text;
+  for (auto& [name, text] : notes) shown[name] = text;
+  return shown;
+}
+
+std::string render(const Rule& rule, const std::string& tmpl, const FindingValues& values) {
+  return fill_template(tmpl, shown_values(rule, values));
+}
 
 }  // namespace imgaudit

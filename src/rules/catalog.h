@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ namespace imgaudit {
 // SARIF rules, the other reports' rule texts) reads `title`, `explanation` and
 // `advice`, which hold no placeholder: the advice there is rendered with each
 // placeholder's general wording.
+// How a placeholder is shown when it is not a value as it is: a note the catalog writes from the
+// finding's other values ("placeholders" in rules/*.json), or a value shown with its own separator or words.
+struct PlaceholderForm {
+  std::string when;  // a note: the value whose presence (FindingValue::empty) chooses `text` over `otherwise`
+  std::string text;  // the note's text, which may hold the finding's values as placeholders
+  std::string one;   // the note's text when `when` is a list of one, "" to use `text`
+  std::optional<std::string> otherwise;  // unset: without `when` the placeholder is left to its general wording
+  std::string separator = ", ";          // between a list's items
+  std::map<std::string, std::string> terms;  // a text value or list item shown as words ("go-tls": "Go crypto/tls")
+};
+
 struct Rule {
   std::string id;
   Severity severity = Severity::Error;
@@ -27,6 +39,10 @@ struct Rule {
   std::string message;
   std::map<std::string, std::string> advice_templates;
   std::vector<std::string> references;
+  std::map<std::string, PlaceholderForm> placeholders;
+  // The text report's column beside each file (a value, "libs"), and the note under the files ("python_note");
+  // "" for none.
+  std::string text_column, text_note;
 };
 
 class Catalog {
@@ -50,5 +66,15 @@ std::string fill_template(const std::string& text, const std::map<std::string, s
 
 // `text` with every placeholder in its general wording: fill_template(text, {}).
 std::string general_text(const std::string& text);
+
+// The names of the placeholders of `tmpl`, in the order they first appear.
+std::vector<std::string> placeholder_names(const std::string& tmpl);
+
+// A finding's values as `rule`'s templates show them, by placeholder: each value in its form, and each
+// note the values choose.
+std::map<std::string, std::string> shown_values(const Rule& rule, const FindingValues& values);
+
+// `tmpl`, one of `rule`'s templates, filled with `values`.
+std::string render(const Rule& rule, const std::string& tmpl, const FindingValues& values);
 
 }  // namespace imgaudit

@@ -2,6 +2,8 @@
 // ca-certificates-missing, runs-as-root.
 #include "rules/environment_rules.h"
 
+#include <algorithm>
+
 #include "util/paths.h"
 #include "util/strings.h"
 
@@ -9,12 +11,12 @@ namespace imgaudit {
 
 namespace {
 
-// Why this binary speaks TLS, or "" when it does not.
+// Why this binary speaks TLS, as a term of ca-certificates-missing's tls_users, or "" when it does not.
 std::string tls_user(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
-  if (starts_with(base_name(b.path), "_ssl.")) return "Python ssl module";
+  if (starts_with(base_name(b.path), "_ssl.")) return "python-ssl";
   if (!e.is_program) return "";  // a library speaks TLS for the program that loads it
-  if (e.uses_tls) return e.go_version.empty() ? "links a TLS library" : "Go crypto/tls";
+  if (e.uses_tls) return e.go_version.empty() ? "tls-library" : "go-tls";
   return "";
 }
 
@@ -41,30 +43,27 @@ bool needs_zoneinfo(const ImageFacts& facts) {
 }  // namespace
 
 void check_environment(const ImageFacts& facts, FindingGroups& groups) {
-  constexpr int kConfig = -1;  // image-wide findings belong to no layer
-
   if (!facts.tz.has_zoneinfo) {
     if (facts.tz.tz_env && facts.tz.tz_zone_present == false) {
-      groups.add("tz-env-without-tzdata", kConfig, "", "", {{"tz", *facts.tz.tz_env}});
+      groups.add("tz-env-without-tzdata", kFromConfig, "", "", {{"tz", *facts.tz.tz_env}});
     } else if (needs_zoneinfo(facts)) {
-      groups.add("tzdata-missing", kConfig, "", "", {});
+      groups.add("tzdata-missing", kWholeImage, "", "", {});
     }
   } else if (facts.tz.tz_env && facts.tz.tz_zone_present == false) {
-    groups.add("tz-env-without-tzdata", kConfig, "", "", {{"tz", *facts.tz.tz_env}});
+    groups.add("tz-env-without-tzdata", kFromConfig, "", "", {{"tz", *facts.tz.tz_env}});
   }
 
   if (facts.ca_bundle.empty()) {
     std::vector<std::pair<const BinaryFacts*, std::string>> clients;
-    std::string why_all;
+    std::vector<std::string> why_all;
     for (auto& b : facts.binaries) {
       auto why = tls_user(b);
       if (why.empty()) continue;
       clients.emplace_back(&b, why);
-      if (why_all.find(why) == std::string::npos) why_all += (why_all.empty() ? "" : ", ") + why;
+      if (std::find(why_all.begin(), why_all.end(), why) == why_all.end()) why_all.push_back(why);
     }
     for (auto& [b, why] : clients)
-      groups.add("ca-certificates-missing", finding_layer(facts, b->layer), "", b->path,
-                 {{"tls_users", why_all}});
+      groups.add("ca-certificates-missing", layer_source(facts, b->layer), "", b->path, {{"tls_users", why_all}});
   }
 
   if (!facts.image.from_folder) {  // a rootfs folder has no config and so no User
@@ -73,8 +72,7 @@ void check_environment(const ImageFacts& facts, FindingGroups& groups) {
     if (uid.empty() || uid == "root" || uid == "0") {
       std::vector<std::string> keys;
       if (facts.distro.id.empty() && facts.libc.family != LibcKind::None) keys.push_back("distroless");
-      groups.add("runs-as-root", kConfig, "", "",
-                 {{"user_shown", user.empty() ? "root (no USER in the Dockerfile)" : "USER " + user}}, keys);
+      groups.add("runs-as-root", kFromConfig, "", "", {{"user", user}}, keys);
     }
   }
 }

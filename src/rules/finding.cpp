@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/strings.h"
+
 namespace imgaudit {
 
 const char* to_string(Severity s) {
@@ -20,13 +22,58 @@ std::optional<Severity> parse_severity(const std::string& s) {
   return std::nullopt;
 }
 
+const char* to_string(FindingOrigin o) {
+  switch (o) {
+    case FindingOrigin::Layer: return "layer";
+    case FindingOrigin::Config: return "config";
+    case FindingOrigin::Image: return "image";
+    case FindingOrigin::Folder: return "folder";
+  }
+  return "image";
+}
+
+bool FindingValue::empty() const {
+  if (auto* text = std::get_if<std::string>(&value_)) return text->empty();
+  if (auto* items = list()) return items->empty();
+  if (auto* n = std::get_if<int64_t>(&value_)) return *n == 0;
+  return !std::get<bool>(value_);
+}
+
+std::string FindingValue::shown(const std::string& separator) const {
+  if (auto* text = std::get_if<std::string>(&value_)) return *text;
+  if (auto* items = list()) return join(*items, separator);
+  if (auto* n = std::get_if<int64_t>(&value_)) return std::to_string(*n);
+  return std::get<bool>(value_) ? "yes" : "no";
+}
+
+nlohmann::json FindingValue::json() const {
+  return std::visit([](const auto& v) { return nlohmann::json(v); }, value_);
+}
+
+std::optional<FindingValue> finding_value_from_json(const nlohmann::json& j) {
+  if (j.is_string()) return FindingValue(j.get<std::string>());
+  if (j.is_boolean()) return FindingValue::flag(j.get<bool>());
+  if (j.is_number_integer()) return FindingValue::number(j.get<int64_t>());
+  if (!j.is_array()) return std::nullopt;
+  std::vector<std::string> items;
+  for (auto& item : j) {
+    if (!item.is_string()) return std::nullopt;
+    items.push_back(item.get<std::string>());
+  }
+  return FindingValue(std::move(items));
+}
+
 void to_json(nlohmann::json& j, const Finding& f) {
+  nlohmann::json values = nlohmann::json::object();
+  for (auto& [name, value] : f.values) values[name] = value.json();
   j = {{"id", f.id},
        {"severity", to_string(f.severity)},
        {"paths", f.paths},
+       {"origin", to_string(f.origin)},
        {"layer", f.layer < 0 ? nlohmann::json(nullptr)
                              : nlohmann::json{{"index", f.layer}, {"digest", f.layer_digest}, {"created_by", f.created_by}}},
        {"message", f.message},
+       {"values", std::move(values)},
        {"advice", f.advice}};
   if (!f.caused_by.empty()) j["caused_by"] = f.caused_by;
   if (f.dockerfile)

@@ -1,16 +1,17 @@
 #include "rules/finding_groups.h"
 
 #include <algorithm>
+#include <set>
 
 #include "util/paths.h"
 
 namespace imgaudit {
 
-std::map<std::string, std::string> image_vars(const ImageFacts& f) {
-  std::map<std::string, std::string> v;
-  v["distro"] = f.distro.pretty_name.empty() ? (f.distro.id.empty() ? "unknown" : f.distro.id) : f.distro.pretty_name;
-  v["image_libc"] = to_string(f.libc.family);
-  v["platform"] = f.image.platform.architecture.empty() ? "unknown" : f.image.platform.str();
+FindingValues image_values(const ImageFacts& f) {
+  FindingValues v;
+  v.emplace("distro", f.distro.pretty_name.empty() ? (f.distro.id.empty() ? "unknown" : f.distro.id) : f.distro.pretty_name);
+  v.emplace("image_libc", to_string(f.libc.family));
+  v.emplace("platform", f.image.platform.architecture.empty() ? "unknown" : f.image.platform.str());
   std::string base = "alpine";
   if (f.distro.id == "alpine" && !f.distro.version_id.empty()) {
     auto dot = f.distro.version_id.find('.', f.distro.version_id.find('.') + 1);
@@ -18,24 +19,44 @@ std::map<std::string, std::string> image_vars(const ImageFacts& f) {
   } else if (!f.distro.id.empty()) {
     base = f.distro.id + (f.distro.version_id.empty() ? "" : ":" + f.distro.version_id);
   }
-  v["base_hint"] = base;
+  v.emplace("base_hint", base);
   return v;
 }
 
-void FindingGroups::add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
-                        std::map<std::string, std::string> vars, std::vector<std::string> advice_keys,
+namespace {
+
+// Every placeholder any template of `rule` names: which of the image's values its findings carry.
+std::set<std::string> names_used(const Rule& rule) {
+  std::vector<const std::string*> texts{&rule.message};
+  for (auto& [key, advice] : rule.advice_templates) texts.push_back(&advice);
+  for (auto& [name, form] : rule.placeholders) {
+    texts.push_back(&form.text);
+    texts.push_back(&form.one);
+    if (form.otherwise) texts.push_back(&*form.otherwise);
+  }
+  std::set<std::string> names;
+  for (auto* text : texts)
+    for (auto& name : placeholder_names(*text)) names.insert(name);
+  return names;
+}
+
+}  // namespace
+
+void FindingGroups::add(const std::string& rule_id, FindingSource source, const std::string& subject,
+                        const std::string& path, FindingValues values, std::vector<std::string> advice_keys,
                         const std::string& caused_by) {
-  auto& g = groups_[{rule_id, layer, subject}];
+  auto& g = groups_[{rule_id, source, subject}];
   if (g.paths.empty()) {
-    g.vars = std::move(vars);
+    g.values = std::move(values);
     g.advice_keys = std::move(advice_keys);
     g.caused_by = caused_by;
   }
   if (!path.empty()) g.paths.push_back(display_path(path));
 }
 
-void FindingGroups::set_severity(const std::string& rule_id, int layer, const std::string& subject, Severity severity) {
-  auto it = groups_.find({rule_id, layer, subject});
+void FindingGroups::set_severity(const std::string& rule_id, FindingSource source, const std::string& subject,
+                                 Severity severity) {
+  auto it = groups_.find({rule_id, source, subject});
   if (it != groups_.end()) it->second.severity = severity;
 }
 
@@ -52,42 +73,45 @@ std::vector<std::string> FindingGroups::rules_listing(const std::string& path,
   return found;
 }
 
-void FindingGroups::emit(std::vector<Finding>& out) const {
-  const auto& catalog = Catalog::builtin();
-  const auto common = image_vars(facts_);
-  for (auto& [key, g] : groups_) {
-    auto& [id, layer, subject] = key;
-    const Rule& rule = catalog.rule(id);
-    Finding f;
-    f.id = id;
-    f.severity = g.severity.value_or(rule.severity);
-    f.paths = g.paths;
-    std::sort(f.paths.begin(), f.paths.end());
-    f.paths.erase(std::unique(f.paths.begin(), f.paths.end()), f.paths.end());
-    f.layer = layer;
-    f.caused_by = g.caused_by;
-    if (layer >= 0 && layer < static_cast<int>(facts_.image.layers.size())) {
-      f.layer_digest = facts_.image.layers[layer].digest;
-      f.created_by = facts_.image.layers[layer].created_by;
-    }
-    auto vars = common;
-    for (auto& [k, v] : g.vars) vars[k] = v;
-    vars["count"] = std::to_string(f.paths.size());
-    vars["created_by"] = f.created_by;
-    f.message = fill_template(rule.message, vars);
-
-    std::vector<std::string> keys = g.advice_keys;
-    keys.push_back(facts_.distro.id);
-    keys.push_back("default");
-    for (auto& k : keys) {
-      auto it = rule.advice_templates.find(k);
-      if (!k.empty() && it != rule.advice_templates.end()) {
-        f.advice = fill_template(it->second, vars);
-        break;
-      }
-    }
-    out.push_back(std::move(f));
+Finding FindingGroups::finding(const std::string& id, FindingSource source, const Group& g) const {
+  const Rule& rule = Catalog::builtin().rule(id);
+  Finding f;
+  f.id = id;
+  f.severity = g.severity.value_or(rule.severity);
+  f.paths = g.paths;
+  std::sort(f.paths.begin(), f.paths.end());
+  f.paths.erase(std::unique(f.paths.begin(), f.paths.end()), f.paths.end());
+  f.origin = source.origin;
+  f.layer = source.layer;
+  f.caused_by = g.caused_by;
+  if (source.layer >= 0 && source.layer < static_cast<int>(facts_.image.layers.size())) {
+    f.layer_digest = facts_.image.layers[source.layer].digest;
+    f.created_by = facts_.image.layers[source.layer].created_by;
   }
+  f.values = g.values;
+  const std::set<std::string> used = names_used(rule);
+  for (auto& [name, value] : image_values(facts_))
+    if (used.count(name) && !f.values.count(name)) f.values.emplace(name, value);
+  if (used.count("count")) f.values.insert_or_assign("count", FindingValue::number(int64_t(f.paths.size())));
+  if (used.count("created_by")) f.values.insert_or_assign("created_by", f.created_by);
+  f.message = render(rule, rule.message, f.values);
+
+  std::vector<std::string> keys = g.advice_keys;
+  keys.push_back(facts_.distro.id);
+  keys.push_back("default");
+  for (auto& k : keys) {
+    auto it = rule.advice_templates.find(k);
+    if (!k.empty() && it != rule.advice_templates.end()) {
+      f.advice_key = k;
+      f.advice = render(rule, it->second, f.values);
+      break;
+    }
+  }
+  return f;
+}
+
+void FindingGroups::emit(std::vector<Finding>& out) const {
+  for (auto& [key, g] : groups_) out.push_back(finding(std::get<0>(key), std::get<1>(key), g));
 }
 
 }  // namespace imgaudit

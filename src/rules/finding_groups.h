@@ -11,23 +11,31 @@
 
 namespace imgaudit {
 
+// Where the files of a group came from, as a rule names it: a layer, or (with no layer to name) the config,
+// the image as a whole or a rootfs folder.
+struct FindingSource {
+  FindingOrigin origin = FindingOrigin::Image;
+  int layer = -1;  // for FindingOrigin::Layer
+  bool operator<(const FindingSource& o) const { return std::tie(origin, layer) < std::tie(o.origin, o.layer); }
+};
+inline constexpr FindingSource kFromConfig{FindingOrigin::Config, -1};
+inline constexpr FindingSource kWholeImage{FindingOrigin::Image, -1};
+
 // Collects the files of one problem into one finding per (rule, layer,
 // subject) and renders the catalog's message and advice templates.
 class FindingGroups {
  public:
   explicit FindingGroups(const ImageFacts& facts) : facts_(facts) {}
 
-  // `layer` is -1 for what the image config says (Env, User) rather than a
-  // file; `path` may then be empty. `subject` separates problems of one rule within a layer (the missing
-  // interpreter, the set of missing libraries). `vars` fill the templates;
-  // `advice_keys` are tried in order before the distro id and "default".
+  // `path` may be empty for what the config says rather than a file. `subject` separates problems of one
+  // rule from one source (the missing interpreter, the set of missing libraries). `values` fill the
+  // templates; `advice_keys` are tried in order before the distro id and "default".
   // `caused_by`: the rule whose finding of the same files this one follows from (Finding::caused_by).
-  void add(const std::string& rule_id, int layer, const std::string& subject, const std::string& path,
-           std::map<std::string, std::string> vars, std::vector<std::string> advice_keys = {},
-           const std::string& caused_by = "");
+  void add(const std::string& rule_id, FindingSource source, const std::string& subject, const std::string& path,
+           FindingValues values, std::vector<std::string> advice_keys = {}, const std::string& caused_by = "");
 
   // A severity other than the catalog's for one group added before (no-command on a base image).
-  void set_severity(const std::string& rule_id, int layer, const std::string& subject, Severity severity);
+  void set_severity(const std::string& rule_id, FindingSource source, const std::string& subject, Severity severity);
 
   // Which of `rule_ids` have a finding that lists `path` (an image path): what is known of that file so far.
   std::vector<std::string> rules_listing(const std::string& path, const std::vector<std::string>& rule_ids) const;
@@ -37,20 +45,25 @@ class FindingGroups {
  private:
   struct Group {
     std::vector<std::string> paths;
-    std::map<std::string, std::string> vars;
+    FindingValues values;
     std::vector<std::string> advice_keys;
     std::string caused_by;
     std::optional<Severity> severity;
   };
+  Finding finding(const std::string& id, FindingSource source, const Group& g) const;
+
   const ImageFacts& facts_;
-  std::map<std::tuple<std::string, int, std::string>, Group> groups_;
+  std::map<std::tuple<std::string, FindingSource, std::string>, Group> groups_;
 };
 
-// The layer a finding names for something `layer` brought: -1 for a rootfs folder, which has no layer
-// to name.
-inline int finding_layer(const ImageFacts& facts, int layer) { return facts.image.from_folder ? -1 : layer; }
+// The source a finding names for something `layer` brought: the folder for a rootfs folder, which has no
+// layer to name, and the image as a whole for a layer not known (-1).
+inline FindingSource layer_source(const ImageFacts& facts, int layer) {
+  if (facts.image.from_folder) return {FindingOrigin::Folder, -1};
+  return layer < 0 ? kWholeImage : FindingSource{FindingOrigin::Layer, layer};
+}
 
-// Template variables every rule may use: distro, image libc, platform, base_hint.
-std::map<std::string, std::string> image_vars(const ImageFacts& facts);
+// Values every rule's templates may use: distro, image_libc, platform, base_hint.
+FindingValues image_values(const ImageFacts& facts);
 
 }  // namespace imgaudit

@@ -7,11 +7,9 @@ namespace imgaudit {
 void check_inputs(const ImageFacts& facts, FindingGroups& groups) {
   for (const LeftOut& l : facts.over_limit) {
     auto unlisted = facts.over_limit_unlisted.find(l.layer);
-    std::string more = unlisted == facts.over_limit_unlisted.end()
-                           ? ""
-                           : " (its layer holds " + std::to_string(unlisted->second) + " more, not listed)";
-    groups.add("input-over-limit", finding_layer(facts, l.layer), l.entry.limit, l.entry.path,
-               {{"limit", l.entry.limit}, {"more", more}});
+    const int64_t more = unlisted == facts.over_limit_unlisted.end() ? 0 : int64_t(unlisted->second);
+    groups.add("input-over-limit", layer_source(facts, l.layer), l.entry.limit, l.entry.path,
+               {{"limit", l.entry.limit}, {"unlisted", FindingValue::number(more)}});
   }
 }
 

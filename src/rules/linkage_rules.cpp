@@ -80,20 +80,20 @@ class LinkageChecks {
   void add_missing_findings();
 
  private:
-  bool check_libc(const BinaryFacts& b, int layer);
-  void add_missing(const BinaryFacts& b, int layer, std::vector<std::string> libs, const std::string& cause);
-  void add_unchecked(const BinaryFacts& b, int layer);
-  void add_cpu_only(const BinaryFacts& b, int layer);
+  bool check_libc(const BinaryFacts& b, FindingSource layer);
+  void add_missing(const BinaryFacts& b, FindingSource layer, std::vector<std::string> libs, const std::string& cause);
+  void add_unchecked(const BinaryFacts& b, FindingSource layer);
+  void add_cpu_only(const BinaryFacts& b, FindingSource layer);
 
   const ImageFacts& facts_;
   FindingGroups& groups_;
   const LibcKind image_libc_;
   const std::string libc_key_;
   // By layer, the libraries missing, and the finding they follow from ("" when none).
-  std::map<std::tuple<int, std::string, std::string>, MissingLibs> missing_libs_;
+  std::map<std::tuple<FindingSource, std::string, std::string>, MissingLibs> missing_libs_;
 };
 
-void LinkageChecks::add_missing(const BinaryFacts& b, int layer, std::vector<std::string> libs,
+void LinkageChecks::add_missing(const BinaryFacts& b, FindingSource layer, std::vector<std::string> libs,
                                 const std::string& cause) {
   if (libs.empty()) return;
   std::sort(libs.begin(), libs.end());
@@ -105,14 +105,15 @@ void LinkageChecks::add_missing(const BinaryFacts& b, int layer, std::vector<std
     if (note == b.library_notes.end() || note->second.conf_only_path.empty()) m.all_conf_only = false;
     else {
       m.conf_only.insert(note->second.conf_only_path);
-      if (int l = finding_layer(facts_, note->second.conf_only_layer); l >= 0) m.conf_layers.insert(l);
+      if (auto l = layer_source(facts_, note->second.conf_only_layer); l.origin == FindingOrigin::Layer)
+        m.conf_layers.insert(l.layer);
     }
   }
   if (auto package = python_package_of(facts_, b.path); !package.empty()) m.python_packages.insert(package);
 }
 
 // Libraries no program loads at start-up, whose missing names the image holds elsewhere.
-void LinkageChecks::add_unchecked(const BinaryFacts& b, int layer) {
+void LinkageChecks::add_unchecked(const BinaryFacts& b, FindingSource layer) {
   if (b.needed_elsewhere.empty()) return;
   std::vector<std::string> libs, found;
   for (auto& [name, path] : b.needed_elsewhere) {
@@ -121,12 +122,11 @@ void LinkageChecks::add_unchecked(const BinaryFacts& b, int layer) {
   }
   std::string rpath = relative_origin(b.path, b.needed_elsewhere.begin()->second);
   groups_.add("needed-lib-unchecked", layer, join(libs, ",") + "|" + rpath + "|" + parent_dir(b.path), b.path,
-              {{"libs", join(libs, ", ")}, {"found", join(found, ", ")}, {"rpath", rpath},
-               {"dir", display_path(parent_dir(b.path))}});
+              {{"libs", libs}, {"found", found}, {"rpath", rpath}, {"dir", display_path(parent_dir(b.path))}});
 }
 
 // Libraries resolved only through a glibc-hwcaps, tls or hwcap folder that some CPUs search.
-void LinkageChecks::add_cpu_only(const BinaryFacts& b, int layer) {
+void LinkageChecks::add_cpu_only(const BinaryFacts& b, FindingSource layer) {
   std::vector<std::string> libs, where, base;
   for (auto& [name, note] : b.library_notes) {
     if (!note.cpu_only || note.cpu_alternatives.empty()) continue;
@@ -137,30 +137,29 @@ void LinkageChecks::add_cpu_only(const BinaryFacts& b, int layer) {
   }
   if (libs.empty()) return;
   groups_.add("needed-lib-cpu-only", layer, join(libs, ",") + "|" + join(where, ","), b.path,
-              {{"libs", join(libs, ", ")}, {"where", join(where, ", ")}, {"base", join(base, ", ")}});
+              {{"libs", libs}, {"where", where}, {"base", base}});
 }
 
 // What the binary was built for, against what the image provides: whether they differ (libc-mismatch). A
 // program whose glibc-named loader resolves to musl (gcompat) still counts.
-bool LinkageChecks::check_libc(const BinaryFacts& b, int layer) {
+bool LinkageChecks::check_libc(const BinaryFacts& b, FindingSource layer) {
   const LibcKind built_for = b.elf->libc;
   const bool libc_mismatch = b.elf->linkage == Linkage::Dynamic &&
                              ((built_for == LibcKind::Glibc && image_libc_ == LibcKind::Musl) ||
                               (built_for == LibcKind::Musl && image_libc_ == LibcKind::Glibc));
   if (!libc_mismatch) return false;
-  std::string shim_note;
+  // The shims that let them start (the catalog's shim_note), gcompat when the image does not name its own.
+  std::vector<std::string> shims;
   if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
-    shim_note = ": a compatibility shim (" +
-                (facts_.libc.shims.empty() ? std::string("gcompat") : join(facts_.libc.shims, ", ")) +
-                ") lets them start, but glibc-only behaviour will fail at run time";
-  groups_.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
-              {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key_});
+    shims = facts_.libc.shims.empty() ? std::vector<std::string>{"gcompat"} : facts_.libc.shims;
+  groups_.add("libc-mismatch", layer, std::string(to_string(built_for)) + "|" + join(shims, ","), b.path,
+              {{"binary_libc", to_string(built_for)}, {"shims", shims}}, {libc_key_});
   return true;
 }
 
 void LinkageChecks::check(const BinaryFacts& b) {
   const ElfFacts& e = *b.elf;
-  const int layer = finding_layer(facts_, b.layer);
+  const FindingSource layer = layer_source(facts_, b.layer);
   // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
   if (!e.sections_error.empty())
     groups_.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
@@ -207,29 +206,24 @@ void LinkageChecks::check(const BinaryFacts& b) {
 void LinkageChecks::add_missing_findings() {
   for (auto& [key, m] : missing_libs_) {
     auto& [layer, subject, cause] = key;
-    std::string python_note;
-    if (!m.python_packages.empty())
-      python_note = " Python package(s) " + join({m.python_packages.begin(), m.python_packages.end()}, ", ") +
-                    " fail to import (ImportError).";
     LibraryPackages packages = packages_for_libraries(facts_.distro.id, m.libs);
     std::vector<std::string> advice{missing_lib_advice(packages)};
-    std::vector<std::string> conf_paths, layer_names;
+    std::vector<std::string> conf_paths, conf_layers;
     if (m.all_conf_only) {
       advice.insert(advice.begin(), "ldconfig");
       for (auto& path : m.conf_only) conf_paths.push_back(display_path(path));
-      for (int l : m.conf_layers) layer_names.push_back(std::to_string(l));
+      for (int l : m.conf_layers) conf_layers.push_back(std::to_string(l));
     }
-    std::map<std::string, std::string> vars{{"libs", join(m.libs, ", ")},
-                                            {"first_lib", m.libs.front()},
-                                            {"python_note", python_note},
-                                            {"packages", join(packages.packages, ", ")},
-                                            {"install", packages.install},
-                                            {"unknown", join(packages.unknown, ", ")},
-                                            {"lookup", packages.lookup},
-                                            {"conf_paths", join(conf_paths, ", ")}};
-    if (!layer_names.empty())  // a rootfs folder has none: the advice's general wording stands
-      vars["conf_layers"] = (layer_names.size() == 1 ? "layer " : "layers ") + join(layer_names, ", ");
-    for (auto& path : m.paths) groups_.add("needed-lib-missing", layer, subject + "|" + cause, path, vars, advice, cause);
+    FindingValues values{{"libs", m.libs},
+                         {"first_lib", m.libs.front()},
+                         {"python_packages", std::vector<std::string>(m.python_packages.begin(), m.python_packages.end())},
+                         {"packages", packages.packages},
+                         {"install", packages.install},
+                         {"unknown", packages.unknown},
+                         {"lookup", packages.lookup},
+                         {"conf_paths", conf_paths},
+                         {"conf_layer_numbers", conf_layers}};
+    for (auto& path : m.paths) groups_.add("needed-lib-missing", layer, subject + "|" + cause, path, values, advice, cause);
   }
 }
 
@@ -239,7 +233,7 @@ void check_linkage(const ImageFacts& facts, FindingGroups& groups) {
   LinkageChecks checks(facts, groups);
   for (const auto& b : facts.binaries) checks.check(b);
   for (const UnreadableElf& u : facts.unreadable_elves)
-    groups.add("elf-unreadable", finding_layer(facts, u.layer), u.error, u.path, {{"error", u.error}});
+    groups.add("elf-unreadable", layer_source(facts, u.layer), u.error, u.path, {{"error", u.error}});
   checks.add_missing_findings();
 }
 

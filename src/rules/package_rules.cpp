@@ -46,11 +46,11 @@ void check_packages(const ImageFacts& facts, FindingGroups& groups) {
     std::vector<const Package*> packages;
     uint64_t bytes = 0;
   };
-  std::map<int, Found> by_layer;
+  std::map<FindingSource, Found> by_layer;
   for (auto& p : facts.distro.packages) {
     if (!is_build_tool(p.name)) continue;
     auto it = facts.package_layer.find(p.name);
-    int layer = finding_layer(facts, it == facts.package_layer.end() ? 0 : it->second);
+    FindingSource layer = layer_source(facts, it == facts.package_layer.end() ? 0 : it->second);
     auto& f = by_layer[layer];
     f.packages.push_back(&p);
     f.bytes += p.installed_size;
@@ -60,7 +60,8 @@ void check_packages(const ImageFacts& facts, FindingGroups& groups) {
     std::string names;
     for (size_t i = 0; i < f.packages.size() && i < 8; ++i) names += (i ? ", " : "") + f.packages[i]->name;
     if (f.packages.size() > 8) names += " and " + std::to_string(f.packages.size() - 8) + " more";
-    std::string created_by = layer >= 0 && layer < (int)facts.image.layers.size() ? facts.image.layers[layer].created_by : "";
+    std::string created_by =
+        layer.layer >= 0 && layer.layer < (int)facts.image.layers.size() ? facts.image.layers[layer.layer].created_by : "";
     std::string db = f.packages.front()->manager == "apk" ? image_file::kApkInstalled : image_file::kDpkgStatus;
     groups.add("build-tools-in-image", layer, "", db,
                {{"packages", names}, {"size", human_size(f.bytes)}, {"created_by_short", short_instruction(created_by)}});

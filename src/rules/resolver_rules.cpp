@@ -15,7 +15,7 @@ void check_resolver(const ImageFacts& facts, FindingGroups& groups) {
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
     if (!e.resolves_names || !e.is_program || b.kind == ProgramKind::Libc || effective_libc(b) != LibcKind::Musl) continue;
-    const int layer = finding_layer(facts, b.layer);
+    const FindingSource layer = layer_source(facts, b.layer);
     // A static program carries the musl it was built with, whose version it does not record.
     const bool is_static = e.linkage != Linkage::Dynamic;
     const std::string musl = is_static || facts.libc.family != LibcKind::Musl ? "" : facts.libc.version;

@@ -42,7 +42,7 @@ void check_runtime(const ImageFacts& facts, FindingGroups& groups) {
   const bool preloaded = preloads_allocator(facts.image);
   for (const auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    const int layer = finding_layer(facts, b.layer);
+    const FindingSource layer = layer_source(facts, b.layer);
 
     if (e.has_gnu_stack && (e.gnu_stack_flags & kPfX)) groups.add("exec-stack", layer, "", b.path, {});
 
@@ -53,7 +53,7 @@ void check_runtime(const ImageFacts& facts, FindingGroups& groups) {
 
     const bool is_static = e.linkage != Linkage::Dynamic;
     if (!l.allocator && !(preloaded && !is_static)) {
-      const char* kind = is_static ? "static: musl's malloc is linked in" : "dynamic";
+      const char* kind = is_static ? "static" : "dynamic";
       const std::string advice = !is_static ? "dynamic" : e.swift_static ? "static-swift" : "static";
       groups.add("musl-allocator", layer, advice, b.path, {{"kind", kind}}, {advice});
     }

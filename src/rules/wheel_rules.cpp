@@ -58,13 +58,13 @@ void check_wheels(const ImageFacts& facts, FindingGroups& groups) {
     Verdict verdict;
     std::vector<const DistInfo*> dists;
   };
-  std::map<std::tuple<std::string, int, std::string>, Group> found;
+  std::map<std::tuple<std::string, FindingSource, std::string>, Group> found;
   for (auto& d : facts.python.dists) {
     TargetPython target = base;
     target.version = d.python_version;
     auto verdict = judge(d, target);
     if (!verdict.rule) continue;
-    int layer = d.layer < 0 ? -1 : finding_layer(facts, d.layer);
+    FindingSource layer = layer_source(facts, d.layer);
     std::string detail;
     for (auto& [k, v] : verdict.vars) detail += k + "=" + v + ";";
     auto& g = found[{verdict.rule, layer, detail}];
@@ -72,11 +72,11 @@ void check_wheels(const ImageFacts& facts, FindingGroups& groups) {
     g.dists.push_back(&d);
   }
   for (auto& [key, g] : found) {
-    std::string packages;
-    for (auto* d : g.dists) packages += (packages.empty() ? "" : ", ") + d->name + " " + d->version;
-    auto vars = g.verdict.vars;
-    vars["packages"] = packages;
-    for (auto* d : g.dists) groups.add(std::get<0>(key), std::get<1>(key), std::get<2>(key), d->path, vars);
+    std::vector<std::string> packages;
+    for (auto* d : g.dists) packages.push_back(d->name + " " + d->version);
+    FindingValues values(g.verdict.vars.begin(), g.verdict.vars.end());
+    values.insert_or_assign("packages", packages);
+    for (auto* d : g.dists) groups.add(std::get<0>(key), std::get<1>(key), std::get<2>(key), d->path, values);
   }
 }
 

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rules/catalog.h"
+
 namespace imgaudit::test {
 
 namespace {
@@ -138,10 +140,33 @@ std::string compiled(const TempDir& tmp, const std::string& compiler, const std:
   return read_file(out);
 }
 
+void expect_rendered_from_values(const nlohmann::json& f) {
+  const Rule* rule = Catalog::builtin().find(f.at("id").get<std::string>());
+  ASSERT_NE(rule, nullptr) << f.dump();
+  FindingValues values;
+  for (auto& [name, value] : f.at("values").items()) {
+    auto read = finding_value_from_json(value);
+    ASSERT_TRUE(read) << name << " in " << f.dump();
+    values.emplace(name, *read);
+  }
+  const auto shown = shown_values(*rule, values);
+  for (auto& name : placeholder_names(rule->message))
+    EXPECT_TRUE(shown.count(name)) << rule->id << ": no value for {" << name << "} in " << f.dump();
+  EXPECT_EQ(render(*rule, rule->message, values), f.at("message").get<std::string>()) << f.dump();
+  bool advice_rendered = false;  // which template the advice came from is not in the JSON: one of them
+  for (auto& [key, tmpl] : rule->advice_templates)
+    advice_rendered = advice_rendered || render(*rule, tmpl, values) == f.at("advice").get<std::string>();
+  EXPECT_TRUE(advice_rendered) << rule->id << ": the advice is no template filled with the values: " << f.dump();
+  const std::string text = f.at("message").get<std::string>() + f.at("advice").get<std::string>();
+  for (auto& name : placeholder_names(text))
+    ADD_FAILURE() << rule->id << ": {" << name << "} left unfilled in " << f.dump();
+}
+
 std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id) {
   std::vector<nlohmann::json> out;
   for (auto& f : report.at("findings"))
     if (f.at("id") == id) out.push_back(f);
+  for (auto& f : out) expect_rendered_from_values(f);
   return out;
 }
 
@@ -152,6 +177,7 @@ std::vector<nlohmann::json> start_findings(const nlohmann::json& report) {
     if (id.rfind("entrypoint-", 0) == 0 || id == "user-unknown" || id == "no-command" || id == "healthcheck-cannot-start")
       out.push_back(f);
   }
+  for (auto& f : out) expect_rendered_from_values(f);
   return out;
 }
 
@@ -159,6 +185,7 @@ std::vector<nlohmann::json> errors(const nlohmann::json& report) {
   std::vector<nlohmann::json> out;
   for (auto& f : report.at("findings"))
     if (f.at("severity") == "error") out.push_back(f);
+  for (auto& f : out) expect_rendered_from_values(f);
   return out;
 }
 

@@ -67,6 +67,11 @@ nlohmann::json audit_json(const TempDir& tmp, const ImageSpec& spec, const std::
 // A native-platform image: the native Alpine minirootfs, then one layer holding `files`.
 ImageSpec alpine_and(std::vector<TarEntrySpec> files, const std::string& created_by = "COPY --from=build /out/ /app/");
 
+// A finding of a JSON report is what its rule's templates render from its values: every placeholder of
+// the message has a value, the message is the template filled with them, and nothing is left unfilled.
+// findings(), errors() and start_findings() check each finding they return with it.
+void expect_rendered_from_values(const nlohmann::json& finding);
+
 // All findings with this id in a JSON report.
 std::vector<nlohmann::json> findings(const nlohmann::json& report, const std::string& id);
 std::vector<nlohmann::json> errors(const nlohmann::json& report);  // findings of severity error

@@ -10,6 +10,7 @@
 
 #include "report_fixture.h"
 #include "rules/catalog.h"
+#include "rules/finding_groups.h"
 #include "util/strings.h"
 
 using namespace imgaudit;
@@ -263,5 +264,77 @@ TEST(SarifReport, AnIgnoreFromTheDockerfileIsAnInSourceSuppression) {
   if (std::filesystem::exists(SARIF_SCHEMA)) {
     r.suppressed_origins = {"./build/Dockerfile:11", "--ignore"};
     EXPECT_EQ(validate_with_schema(sarif(r)), "valid");
+  }
+}
+
+namespace {
+
+// A SARIF message string with its arguments put in, as a viewer does (SARIF 2.1.0, 3.11.5).
+std::string formatted(const std::string& format, const nlohmann::json& arguments) {
+  std::string out;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format.compare(i, 2, "{{") == 0 || format.compare(i, 2, "}}") == 0) {
+      out += format[i++];
+    } else if (format[i] == '{') {
+      size_t close = format.find('}', i);
+      out += arguments.at(std::stoul(format.substr(i + 1, close - i - 1))).get<std::string>();
+      i = close;
+    } else {
+      out += format[i];
+    }
+  }
+  return out;
+}
+
+// Findings as the rules make them: values, and the messages rendered from them.
+AuditReport report_from_rules() {
+  AuditReport r;
+  r.facts.image.source = "registry.example/team/app:1.4";
+  r.facts.distro.id = "alpine";
+  r.facts.libc.family = LibcKind::Musl;
+  r.facts.image.layers.resize(2);
+  FindingGroups groups(r.facts);
+  for (const char* path : {"usr/bin/a", "usr/bin/{b}"})
+    groups.add("needed-lib-missing", {FindingOrigin::Layer, 1}, "x", path,
+               {{"libs", std::vector<std::string>{"libssl.so.3", "libz.so.1"}}, {"first_lib", "libssl.so.3"},
+                {"python_packages", std::vector<std::string>{}}});
+  groups.add("libc-mismatch", {FindingOrigin::Layer, 1}, "glibc", "usr/bin/a",
+             {{"binary_libc", "glibc"}, {"shims", std::vector<std::string>{"gcompat"}}});
+  groups.add("runs-as-root", kFromConfig, "", "", {{"user", "0"}});
+  groups.emit(r.findings);
+  return r;
+}
+
+}  // namespace
+
+// Each rule's message template is its messageStrings.default; each result made from it carries its values
+// as message.arguments, and the two give back its message.
+TEST(SarifReport, ResultsCarryTheirValuesAsMessageArguments) {
+  const AuditReport r = report_from_rules();
+  const auto doc = sarif(r);
+  const auto& run0 = doc["runs"][0];
+  std::map<std::string, std::string> formats;
+  for (auto& rule : run0["tool"]["driver"]["rules"])
+    formats[rule["id"]] = rule["messageStrings"]["default"]["text"].get<std::string>();
+  EXPECT_EQ(formats.at("needed-lib-missing"),
+            "{0} file(s) need {1}, which the image's loader cannot find: they fail with 'error while loading shared "
+            "libraries: {2}'.{3}");
+  ASSERT_EQ(run0["results"].size(), r.findings.size());
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    const auto& message = run0["results"][i]["message"];
+    ASSERT_EQ(message["id"], "default") << message.dump();
+    EXPECT_EQ(formatted(formats.at(r.findings[i].id), message["arguments"]), r.findings[i].message) << message.dump();
+    EXPECT_TRUE(starts_with(message["text"].get<std::string>(), r.findings[i].message));
+  }
+  for (auto& result : run0["results"])
+    if (result["ruleId"] == "needed-lib-missing") {
+      EXPECT_EQ(result["message"]["arguments"], nlohmann::json({"2", "libssl.so.3, libz.so.1", "libssl.so.3", ""}));
+    }
+
+  // A finding not made from the catalog's template (read from elsewhere) keeps its text alone.
+  const auto hand_made = sarif(sample_report());
+  for (auto& result : hand_made["runs"][0]["results"]) EXPECT_FALSE(result["message"].contains("arguments"));
+  if (std::filesystem::exists(SARIF_SCHEMA)) {
+    EXPECT_EQ(validate_with_schema(doc), "valid");
   }
 }

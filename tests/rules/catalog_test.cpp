@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "rules/catalog.h"
 #include "rules/finding_groups.h"
@@ -78,13 +81,13 @@ TEST(Catalog, FindingsFillInTheirSpecifics) {
   facts.libc.family = LibcKind::Musl;
   facts.image.platform = Platform{"linux", "amd64", ""};
   FindingGroups groups(facts);
-  groups.add("interpreter-missing", 1, "/lib64/ld-linux-x86-64.so.2", "usr/bin/app",
+  groups.add("interpreter-missing", {FindingOrigin::Layer, 1}, "/lib64/ld-linux-x86-64.so.2", "usr/bin/app",
              {{"interpreter", "/lib64/ld-linux-x86-64.so.2"}, {"binary_libc", "glibc"}}, {"musl"});
-  groups.add("needed-lib-missing", 1, "libssl.so.3", "usr/bin/tls",
-             {{"libs", "libssl.so.3"},
+  groups.add("needed-lib-missing", {FindingOrigin::Layer, 1}, "libssl.so.3", "usr/bin/tls",
+             {{"libs", std::vector<std::string>{"libssl.so.3"}},
               {"first_lib", "libssl.so.3"},
-              {"python_note", ""},
-              {"packages", "libssl3"},
+              {"python_packages", std::vector<std::string>{}},
+              {"packages", std::vector<std::string>{"libssl3"}},
               {"install", "RUN apk add --no-cache libssl3"}},
              {"packages"});
   std::vector<Finding> out;
@@ -105,3 +108,96 @@ TEST(Catalog, FindingsFillInTheirSpecifics) {
   }
 }
 
+
+// The values a finding keeps are typed, and what its message said is theirs: a list, a number, the image's
+// own values its templates name, and which advice it took.
+TEST(Catalog, FindingsKeepTheirValues) {
+  ImageFacts facts;
+  facts.distro.id = "alpine";
+  facts.distro.version_id = "3.20.3";
+  facts.libc.family = LibcKind::Musl;
+  facts.image.layers.resize(3);
+  facts.image.layers[2].created_by = "COPY app /usr/bin/";
+  FindingGroups groups(facts);
+  for (const char* path : {"usr/bin/a", "usr/bin/b"})
+    groups.add("needed-lib-missing", {FindingOrigin::Layer, 2}, "x", path,
+               {{"libs", std::vector<std::string>{"libssl.so.3", "libz.so.1"}}, {"first_lib", "libssl.so.3"},
+                {"python_packages", std::vector<std::string>{"cryptography"}}});
+  groups.add("runs-as-root", kFromConfig, "", "", {{"user", ""}});
+  std::vector<Finding> out;
+  groups.emit(out);
+  ASSERT_EQ(out.size(), 2u);
+  const Finding& libs = out[0].id == "needed-lib-missing" ? out[0] : out[1];
+  const Finding& root = out[0].id == "needed-lib-missing" ? out[1] : out[0];
+  EXPECT_EQ(libs.origin, FindingOrigin::Layer);
+  EXPECT_EQ(libs.layer, 2);
+  EXPECT_EQ(libs.values.at("count"), FindingValue::number(2));
+  EXPECT_EQ(*libs.values.at("libs").list(), (std::vector<std::string>{"libssl.so.3", "libz.so.1"}));
+  EXPECT_EQ(libs.advice_key, "default") << "no key given, and the rule has no advice of its own for alpine";
+  EXPECT_EQ(libs.message,
+            "2 file(s) need libssl.so.3, libz.so.1, which the image's loader cannot find: they fail with 'error while "
+            "loading shared libraries: libssl.so.3'. Python package(s) cryptography fail to import (ImportError).");
+  EXPECT_EQ(root.origin, FindingOrigin::Config);
+  EXPECT_EQ(root.layer, -1);
+  EXPECT_EQ(root.message, "The image runs as root (no USER in the Dockerfile): its processes have uid 0.");
+  nlohmann::json j = libs;
+  EXPECT_EQ(j["origin"], "layer");
+  EXPECT_EQ(j["values"]["count"], 2);
+  EXPECT_EQ(j["values"]["libs"], nlohmann::json({"libssl.so.3", "libz.so.1"}));
+  EXPECT_EQ(nlohmann::json(root)["origin"], "config");
+  EXPECT_EQ(nlohmann::json(root)["layer"], nullptr);
+}
+
+// Notes the catalog writes from a finding's values: chosen by a value's presence, singular for a list of
+// one, left to the general wording when absent and without an "otherwise"; terms and separators.
+TEST(Catalog, NotesTermsAndSeparatorsComeFromTheCatalog) {
+  const Rule& missing = Catalog::builtin().rule("needed-lib-missing");
+  const std::string& ldconfig = missing.advice_templates.at("ldconfig");
+  auto conf = [&](std::vector<std::string> layers) {
+    return render(missing, ldconfig, {{"conf_paths", std::vector<std::string>{"/usr/local/lib/libx.so"}},
+                                      {"conf_layer_numbers", std::move(layers)}});
+  };
+  EXPECT_NE(conf({"3"}).find("run ldconfig in layer 3: RUN ldconfig"), std::string::npos) << conf({"3"});
+  EXPECT_NE(conf({"2", "3"}).find("run ldconfig in layers 2, 3: RUN"), std::string::npos) << conf({"2", "3"});
+  EXPECT_NE(conf({}).find("run ldconfig in the layer that adds them:"), std::string::npos) << conf({});
+
+  const Rule& mismatch = Catalog::builtin().rule("libc-mismatch");
+  FindingValues values{{"count", FindingValue::number(1)}, {"binary_libc", "glibc"}, {"image_libc", "musl"},
+                       {"shims", std::vector<std::string>{}}};
+  EXPECT_EQ(render(mismatch, mismatch.message, values), "1 file(s) built for glibc in a musl image.");
+  values.insert_or_assign("shims", std::vector<std::string>{"gcompat"});
+  EXPECT_EQ(render(mismatch, mismatch.message, values),
+            "1 file(s) built for glibc in a musl image: a compatibility shim (gcompat) lets them start, but "
+            "glibc-only behaviour will fail at run time.");
+
+  const Rule& ca = Catalog::builtin().rule("ca-certificates-missing");
+  EXPECT_EQ(shown_values(ca, {{"tls_users", std::vector<std::string>{"go-tls", "python-ssl", "other"}}}).at("tls_users"),
+            "Go crypto/tls, Python ssl module, other")
+      << "a term the catalog does not know is shown as it is";
+  const Rule& start = Catalog::builtin().rule("entrypoint-not-found");
+  EXPECT_EQ(shown_values(start, {{"chain", std::vector<std::string>{"a", "b"}}}).at("chain"), "a → b");
+  const Rule& none = Catalog::builtin().rule("no-command");
+  EXPECT_NE(render(none, none.message, {{"meant_to_run", FindingValue::flag(false)}}).find("(a base image may have none)"),
+            std::string::npos);
+}
+
+// The text report's column and note of a rule are among its placeholders' names.
+TEST(Catalog, TheTextReportsColumnAndNoteAreNamedInTheTemplates) {
+  for (const Rule& r : Catalog::builtin().rules()) {
+    if (!r.text_note.empty()) {
+      EXPECT_TRUE(r.placeholders.count(r.text_note)) << r.id << ": " << r.text_note;
+    }
+    if (r.text_column.empty()) continue;
+    auto names = placeholder_names(r.message);
+    EXPECT_NE(std::find(names.begin(), names.end(), r.text_column), names.end()) << r.id << ": " << r.text_column;
+  }
+}
+
+TEST(Catalog, ValuesReadBackFromJson) {
+  for (const FindingValue& v : {FindingValue("x"), FindingValue(std::vector<std::string>{"a", "b"}),
+                                FindingValue::number(7), FindingValue::flag(true)})
+    EXPECT_EQ(finding_value_from_json(v.json()), v);
+  EXPECT_EQ(finding_value_from_json(nlohmann::json::object()), std::nullopt);
+  EXPECT_EQ(finding_value_from_json(nlohmann::json::array({1, 2})), std::nullopt);
+  EXPECT_EQ(finding_value_from_json(nullptr), std::nullopt);
+}
