@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "elf_test_support.h"
+#include "yaml_elf.h"
 
 namespace imgaudit::test {
 namespace {
@@ -46,21 +47,16 @@ TEST(ElfDynamic, SharedLibraryWithSoname) {
 }
 
 TEST(ElfDynamic, GlibcRequiredComparesNumerically) {
-  // A library of glibc's version names, GLIBC_2.4 and GLIBC_2.34, as x86_64's libc.so.6 defines both (openat,
-  // __libc_start_main); a module needing a symbol of each. "2.34" is newer although "2.4" sorts after it.
-  TempDir dir;
-  write_file(dir / "versions.map", "GLIBC_2.4 { global: old_call; local: *; };\nGLIBC_2.34 { global: new_call; } GLIBC_2.4;\n");
-  std::string lib = build(dir, "gcc", "int old_call(void) { return 1; }\nint new_call(void) { return 2; }\n",
-                          "libversions.so.1",
-                          "-shared -fPIC -nostdlib -Wl,-soname,libversions.so.1 -Wl,--version-script,'" +
-                              dir / "versions.map" + "'");
-  ASSERT_FALSE(lib.empty());
-  std::string user = build(dir, "gcc", "int old_call(void);\nint new_call(void);\nint both(void) { return old_call() + new_call(); }\n",
-                           "libuser.so", "-shared -fPIC -nostdlib '" + lib + "'");
-  ASSERT_FALSE(user.empty());
-  ElfFacts f = facts_of_file(user);
-  EXPECT_EQ(f.version_needs, (std::vector<std::string>{"libversions.so.1:GLIBC_2.4", "libversions.so.1:GLIBC_2.34"}));
+  // x86_64's GLIBC_2.2.5, GLIBC_2.4 (openat) and GLIBC_2.34 (__libc_start_main): "2.34" is newer although
+  // "2.4" sorts after it, and "2.2.5" has three numbers.
+  SKIP_WITHOUT_YAML_ELF();
+  ElfFacts f = yaml_elf_facts("glibc-versions");
+  EXPECT_EQ(f.needed, std::vector<std::string>{"libc.so.6"});
+  EXPECT_EQ(f.version_needs,
+            (std::vector<std::string>{"libc.so.6:GLIBC_2.2.5", "libc.so.6:GLIBC_2.4", "libc.so.6:GLIBC_2.34"}));
   EXPECT_EQ(f.glibc_required, "GLIBC_2.34");
+  EXPECT_EQ(f.libc, LibcKind::Glibc);
+  EXPECT_FALSE(f.is_program);
 }
 
 TEST(ElfDynamic, GlibcRequiredOfARealProgramIsItsNewestSymbolsVersion) {

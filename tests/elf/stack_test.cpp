@@ -1,4 +1,5 @@
 #include "elf_test_support.h"
+#include "yaml_elf.h"
 
 namespace imgaudit::test {
 namespace {
@@ -33,6 +34,16 @@ TEST(ElfStack, ExecutableStack) {
   ElfFacts f = facts_of_file(bin);
   EXPECT_TRUE(f.has_gnu_stack);
   EXPECT_EQ(f.gnu_stack_flags, 7u);  // RWX
+}
+
+// PF_X and a stack size together, without section headers to read: ld's -z execstack -z stack-size.
+TEST(ElfStack, ExecutableStackWithSize) {
+  SKIP_WITHOUT_YAML_ELF();
+  ElfFacts f = yaml_elf_facts("executable-stack");
+  EXPECT_TRUE(f.has_gnu_stack);
+  EXPECT_EQ(f.gnu_stack_flags, 7u);  // RWX
+  EXPECT_EQ(f.stack_size, 8388608u);
+  EXPECT_EQ(f.linkage, Linkage::Static);
 }
 
 }  // namespace

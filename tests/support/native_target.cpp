@@ -160,10 +160,6 @@ bool NativeTarget::glibc_at_least(const std::string& version) const {
   return running && wanted && !(*running < *wanted);
 }
 
-std::string foreign_compiler() {
-  return native_target().machine == "x86_64" ? "aarch64-linux-gnu-gcc" : "x86_64-linux-gnu-gcc";
-}
-
 const NativeTarget& native_target() {
   static const NativeTarget target = probe();
   if (!target.problem.empty()) ADD_FAILURE() << "the native toolchain target: " << target.problem;

@@ -50,8 +50,4 @@ struct NativeTarget {
 // calling test, with what the tool said.
 const NativeTarget& native_target();
 
-// The C compiler of another architecture that the tests build with: Debian's aarch64-linux-gnu-gcc on an
-// x86_64 machine, its x86_64-linux-gnu-gcc on any other. Whether it is installed is toolchain_problem's to say.
-std::string foreign_compiler();
-
 }  // namespace imgaudit::test
