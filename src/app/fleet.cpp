@@ -89,16 +89,18 @@ std::vector<Distinct> distinct_images(std::vector<OpenedName> opened, const std:
 
 }  // namespace
 
-FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::string>& names,
+AuditOptions shard_options(AuditOptions options, const std::optional<Shard>& shard) {
+  if (shard) options.wanted = [shard = *shard](const std::string& digest) { return shard.holds(digest); };
+  return options;
+}
+
+FleetStats audit_fleet(const AuditSession& session, const std::vector<std::string>& names,
                        const std::optional<Shard>& shard, const FleetVisit& visit) {
-  AuditOptions in_shard = options;
-  // Another shard's registry images: the manifest tells, and their configs are not fetched.
-  if (shard) in_shard.wanted = [&shard](const std::string& digest) { return shard->holds(digest); };
-  AuditSession session(in_shard);
   const unsigned jobs = session.jobs();
+  const std::optional<Platform>& platform = session.options().platform;
   FleetStats stats;
-  std::vector<Distinct> distinct = distinct_images(open_names(session, names), names, shard,
-                                                   options.platform && options.platform->every, visit, stats);
+  std::vector<Distinct> distinct =
+      distinct_images(open_names(session, names), names, shard, platform && platform->every, visit, stats);
 
   SharedLayers shared;
   for (const Distinct& d : distinct) shared.plan(d.layers);
