@@ -13,8 +13,9 @@ namespace imgaudit {
 // read again. Handles, not a CURLSH of connections: curl does not support one connection cache shared by
 // threads that transfer at once, and each stream has its thread. Thread-safe.
 //
-// Made before the run starts threads (curl_global_init is not thread-safe), and held by each HttpStream
-// (HttpOptions::session): the handles go with the last stream, on whatever thread it ends.
+// Made on the main thread before the run starts others: an older libcurl's set-up (curl_global_init) is not
+// thread-safe, and is done there. Held by each HttpStream (HttpOptions::session): the handles go with the last
+// stream, on whatever thread it ends.
 class HttpSession {
  public:
   HttpSession();
@@ -30,10 +31,13 @@ class HttpSession {
   size_t idle_handles() const;
 
  private:
+  void set_up_curl();  // once, before the first handle
+
   struct Idle {
     std::string origin;
     CURL* handle;
   };
+  std::once_flag curl_set_up_;
   mutable std::mutex mutex_;
   std::vector<Idle> idle_;  // the most recently given back last
 };
