@@ -108,21 +108,23 @@ void Audit::run(const AuditSession& session, OpenedImage image, unsigned jobs, S
   const LayerFactsCache* cache = session.layer_cache(image);
   std::optional<SharedLayers::Through> through;
   if (shared) cache = &through.emplace(*shared, cache);
+  std::vector<LayerFacts> layers;
+  FsView view;  // points into `layers`: goes first
   try {
-    layers_ = read_layers(source, jobs, cache, session.options().verify_diff_ids);
+    layers = read_layers(source, jobs, cache, session.options().verify_diff_ids);
   } catch (const InputError& e) {
     throw naming_image(e);
   }
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    view_.apply(layers_[i], static_cast<int>(i));
-    for (auto& w : layers_[i].warnings)
+  for (size_t i = 0; i < layers.size(); ++i) {
+    view.apply(layers[i], static_cast<int>(i));
+    for (auto& w : layers[i].warnings)
       report_.warnings.push_back(source.root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
   }
-  ImageInfo info = make_image_info(source, layers_);
+  ImageInfo info = make_image_info(source, layers);
   info.passed_over = std::move(image.passed_over);
   if (source.root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
   try {
-    report_.facts = collect_facts(std::move(info), view_);  // the loader's bounds throw
+    report_.facts = collect_facts(std::move(info), view);  // the loader's bounds throw
   } catch (const InputError& e) {
     throw naming_image(e);
   }

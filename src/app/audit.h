@@ -77,21 +77,22 @@ class AuditSession {
 };
 
 // The pipeline for one image: source -> layers -> merged view -> facts -> rules.
-// Throws InputError when the image cannot be read. The layers live in the
-// Audit, as the report's facts point into them.
+// Throws InputError when the image cannot be read. The report owns all it holds (a binary's ELF facts it
+// shares with the layer that brought them): the layers and their merged view go once it is made, and it
+// outlives the Audit.
 class Audit {
  public:
   // One image, options.image, in a session of its own.
   explicit Audit(const AuditOptions& options);
   // An image of `session`, its layers read on `jobs` threads, and through `shared` when given.
   Audit(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared = nullptr);
-  const AuditReport& report() const { return report_; }
+  const AuditReport& report() const& { return report_; }
+  // The report itself, from an Audit that goes: std::move(audit).report().
+  AuditReport report() && { return std::move(report_); }
 
  private:
   void run(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared);
 
-  std::vector<LayerFacts> layers_;
-  FsView view_;
   AuditReport report_;
 };
 

@@ -132,8 +132,7 @@ size_t findings_over(const CliOptions& cli, const std::vector<Finding>& findings
 
 int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
-  Audit audit(audit_options(cli, cli.images.front()));
-  AuditReport report = audit.report();  // the facts still point into `audit`
+  AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
   review_findings(report, policy, cli.dockerfile, local_date_today());
   if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
   return findings_status(cli, findings_over(cli, report.findings));
@@ -200,15 +199,13 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   FleetParts parts(names.size());
   std::atomic<size_t> over{0};
   const std::string today = local_date_today();
-  auto visit = [&](const FleetImage& image, const AuditReport* report, const std::string& error) {
-    std::optional<AuditReport> reviewed;
+  auto visit = [&](const FleetImage& image, std::optional<AuditReport> report, const std::string& error) {
     if (report) {
-      reviewed = *report;
-      review_findings(*reviewed, policy, cli.dockerfile, today);
-      over += findings_over(cli, reviewed->findings);
+      review_findings(*report, policy, cli.dockerfile, today);
+      over += findings_over(cli, report->findings);
     }
     std::vector<FleetPart> of_image;
-    FleetEntry entry{names[image.index], image.platform_name, reviewed ? &*reviewed : nullptr, error};
+    FleetEntry entry{names[image.index], image.platform_name, report ? &*report : nullptr, error};
     for (size_t t = 0; t < targets.size(); ++t) of_image.push_back(fleet_part(targets[t].format, entry, text[t]));
     parts.add(image, std::move(of_image));
   };

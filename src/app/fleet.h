@@ -20,9 +20,10 @@ struct FleetImage {
 };
 
 // Called once for each image given that the shard holds (each platform of it with every platform
-// asked), from the workers' threads, in any order: the image's report (its facts point into an
-// Audit alive only during the call) or, when null, why it could not be read.
-using FleetVisit = std::function<void(const FleetImage& image, const AuditReport* report, const std::string& error)>;
+// asked), from the workers' threads, in any order: the image's report, the visit's own to review and keep,
+// or, when there is none, why it could not be read.
+using FleetVisit =
+    std::function<void(const FleetImage& image, std::optional<AuditReport> report, const std::string& error)>;
 
 // `options` for the run of one shard: the registry images of the other shards are told by their manifest
 // digest, and their configs are not fetched.
