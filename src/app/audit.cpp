@@ -6,6 +6,7 @@
 
 #include "cache/cache_dir.h"
 #include "layer/read_layers.h"
+#include "net/http_session.h"
 #include "registry/registry_source.h"
 #include "rules/evaluate.h"
 #include "util/error.h"
@@ -22,9 +23,14 @@ AuditSession::AuditSession(const AuditOptions& options)
   }
   cache_local_ = !options.cache_dir.empty() || !options.shared_cache.url.empty();
   if (options.progress) progress_ = std::make_unique<Progress>(stderr);
+  auto http = std::make_shared<HttpSession>();
   registry_ = options.registry;
+  registry_.http.session = http;
+  registry_.pings = std::make_shared<RegistryPings>();
   registry_.cache = blobs_ ? &*blobs_ : nullptr;
   registry_.progress = progress_.get();
+  engine_ = options.engine;
+  engine_.http.session = http;
 }
 
 OpenedImage AuditSession::open(const std::string& image) const {
@@ -40,7 +46,7 @@ OpenedImage AuditSession::open(const std::string& image) const {
   };
   openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
                        bool required, const StreamedBlobReader& read_blob, std::string* why_not) {
-    return open_engine_image(engine, name, platform, required, read_blob, why_not, options_.engine);
+    return open_engine_image(engine, name, platform, required, read_blob, why_not, engine_);
   };
   openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,
                                    ByteStream& bytes) {
@@ -102,21 +108,23 @@ void Audit::run(const AuditSession& session, OpenedImage image, unsigned jobs, S
   const LayerFactsCache* cache = session.layer_cache(image);
   std::optional<SharedLayers::Through> through;
   if (shared) cache = &through.emplace(*shared, cache);
+  std::vector<LayerFacts> layers;
+  FsView view;  // points into `layers`: goes first
   try {
-    layers_ = read_layers(source, jobs, cache, session.options().verify_diff_ids);
+    layers = read_layers(source, jobs, cache, session.options().verify_diff_ids);
   } catch (const InputError& e) {
     throw naming_image(e);
   }
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    view_.apply(layers_[i], static_cast<int>(i));
-    for (auto& w : layers_[i].warnings)
+  for (size_t i = 0; i < layers.size(); ++i) {
+    view.apply(layers[i], static_cast<int>(i));
+    for (auto& w : layers[i].warnings)
       report_.warnings.push_back(source.root_dir() ? w : "layer " + std::to_string(i) + ": " + w);
   }
-  ImageInfo info = make_image_info(source, layers_);
+  ImageInfo info = make_image_info(source, layers);
   info.passed_over = std::move(image.passed_over);
   if (source.root_dir()) info.layers.clear();  // a folder is no layer: findings name no layer
   try {
-    report_.facts = collect_facts(std::move(info), view_);  // the loader's bounds throw
+    report_.facts = collect_facts(std::move(info), view);  // the loader's bounds throw
   } catch (const InputError& e) {
     throw naming_image(e);
   }

@@ -21,8 +21,8 @@ struct AuditOptions {
   std::optional<Platform> platform;  // `every`: each platform of an index, an image each (open_platforms)
   unsigned jobs = 0;  // 0: one worker per core
   bool verify_diff_ids = true;
-  RegistryOptions registry;  // its cache and progress are the session's
-  EngineOptions engine;
+  RegistryOptions registry;  // its cache, progress, HTTP session and pings are the AuditSession's
+  EngineOptions engine;      // its HTTP session is the AuditSession's
   std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src
   // Layer facts, manifests and configs by digest: used for registry images,
   // and for local ones when cache_dir is given.
@@ -46,7 +46,9 @@ struct OpenedImage {
   bool declined = false;  // AuditOptions::wanted declined its manifest: it has no config, and is not audited
 };
 
-// What a run keeps across its images: the caches, the progress display, the options. Thread-safe.
+// What a run keeps across its images: the caches, the progress display, the options, and what its requests
+// share: the HTTP session (curl's set-up, open connections) and what each registry host's /v2/ answered.
+// Made on the main thread before the run's threads start (HttpSession). Thread-safe.
 class AuditSession {
  public:
   explicit AuditSession(const AuditOptions& options);
@@ -59,6 +61,9 @@ class AuditSession {
   const LayerFactsCache* layer_cache(const OpenedImage& image) const;
   const AuditOptions& options() const { return options_; }
   unsigned jobs() const { return jobs_; }
+  // The options' registry and engine options, with the session's HTTP session, pings, cache and progress.
+  const RegistryOptions& registry() const { return registry_; }
+  const EngineOptions& engine() const { return engine_; }
 
  private:
   AuditOptions options_;
@@ -68,24 +73,26 @@ class AuditSession {
   bool cache_local_ = false;                // local images' layers too: --cache-dir or --cache named
   std::unique_ptr<Progress> progress_;
   RegistryOptions registry_;
+  EngineOptions engine_;
 };
 
 // The pipeline for one image: source -> layers -> merged view -> facts -> rules.
-// Throws InputError when the image cannot be read. The layers live in the
-// Audit, as the report's facts point into them.
+// Throws InputError when the image cannot be read. The report owns all it holds (a binary's ELF facts it
+// shares with the layer that brought them): the layers and their merged view go once it is made, and it
+// outlives the Audit.
 class Audit {
  public:
   // One image, options.image, in a session of its own.
   explicit Audit(const AuditOptions& options);
   // An image of `session`, its layers read on `jobs` threads, and through `shared` when given.
   Audit(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared = nullptr);
-  const AuditReport& report() const { return report_; }
+  const AuditReport& report() const& { return report_; }
+  // The report itself, from an Audit that goes: std::move(audit).report().
+  AuditReport report() && { return std::move(report_); }
 
  private:
   void run(const AuditSession& session, OpenedImage image, unsigned jobs, SharedLayers* shared);
 
-  std::vector<LayerFacts> layers_;
-  FsView view_;
   AuditReport report_;
 };
 

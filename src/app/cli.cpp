@@ -132,8 +132,7 @@ size_t findings_over(const CliOptions& cli, const std::vector<Finding>& findings
 
 int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
-  Audit audit(audit_options(cli, cli.images.front()));
-  AuditReport report = audit.report();  // the facts still point into `audit`
+  AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
   review_findings(report, policy, cli.dockerfile, local_date_today());
   if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
   return findings_status(cli, findings_over(cli, report.findings));
@@ -171,9 +170,9 @@ class FleetParts {
   std::vector<std::vector<std::vector<FleetPart>>> parts_;  // [name][platform][output]
 };
 
-// The names a run audits: the arguments, --images-from and --registry's.
-std::vector<std::string> run_names(const CliOptions& cli, const AuditOptions& options) {
-  const std::vector<std::string> names = fleet_images(cli.images, cli.fleet, options.registry, cli.quiet);
+// The names a run audits: the arguments, --images-from and --registry's (listed with `registry`).
+std::vector<std::string> run_names(const CliOptions& cli, const RegistryOptions& registry) {
+  const std::vector<std::string> names = fleet_images(cli.images, cli.fleet, registry, cli.quiet);
   if (cli.registry.password_stdin && std::count(names.begin(), names.end(), "-"))
     throw InputError("--password-stdin and the image \"-\" would both read standard input");
   return names;
@@ -190,27 +189,27 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   std::optional<Shard> shard;
   if (!cli.fleet.shard.empty()) shard = Shard::parse(cli.fleet.shard);
-  AuditOptions options = audit_options(cli, "");
-  const std::vector<std::string> names = run_names(cli, options);
+  // One session for the run: the listing's requests and the images' share its connections and what each
+  // registry host's /v2/ answered.
+  const AuditSession session(shard_options(audit_options(cli, ""), shard));
+  const std::vector<std::string> names = run_names(cli, session.registry());
 
   std::vector<TextOptions> text;
   for (const OutputTarget& t : targets) text.push_back(text_options(t, cli.quiet, color_mode(cli.color)));
   FleetParts parts(names.size());
   std::atomic<size_t> over{0};
   const std::string today = local_date_today();
-  auto visit = [&](const FleetImage& image, const AuditReport* report, const std::string& error) {
-    std::optional<AuditReport> reviewed;
+  auto visit = [&](const FleetImage& image, std::optional<AuditReport> report, const std::string& error) {
     if (report) {
-      reviewed = *report;
-      review_findings(*reviewed, policy, cli.dockerfile, today);
-      over += findings_over(cli, reviewed->findings);
+      review_findings(*report, policy, cli.dockerfile, today);
+      over += findings_over(cli, report->findings);
     }
     std::vector<FleetPart> of_image;
-    FleetEntry entry{names[image.index], image.platform_name, reviewed ? &*reviewed : nullptr, error};
+    FleetEntry entry{names[image.index], image.platform_name, report ? &*report : nullptr, error};
     for (size_t t = 0; t < targets.size(); ++t) of_image.push_back(fleet_part(targets[t].format, entry, text[t]));
     parts.add(image, std::move(of_image));
   };
-  FleetStats stats = audit_fleet(options, names, shard, visit);
+  FleetStats stats = audit_fleet(session, names, shard, visit);
   const std::vector<std::string> errors = parts.errors();
   // One image that could not be opened at all is an error, as without --platform all: no report.
   if (one_name && stats.images == 1 && errors.size() == 1) return fail(errors.front());
@@ -235,8 +234,12 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
     throw InputError("compare sets two images side by side on one platform: name it (--platform linux/arm64); "
                      "imgaudit --platform all IMAGE compares the platforms of one image");
   output_targets("text", output.empty() ? std::vector<std::string>{} : std::vector<std::string>{output});
-  Audit audit_a(audit_options(cli, a));
-  Audit audit_b(audit_options(cli, b));
+  // One session for both images, as for the images of a fleet: b's options are a's but for the image, and
+  // are still checked after a's audit, where they always were (a second --password-stdin read fails there).
+  const AuditSession session(audit_options(cli, a));
+  Audit audit_a(session, session.open(a), session.jobs());
+  audit_options(cli, b);
+  Audit audit_b(session, session.open(b), session.jobs());
   std::unique_ptr<ReportFile> file = output.empty() ? nullptr : std::make_unique<ReportFile>(output);
   std::ostream& out = file ? file->stream() : std::cout;
   if (cli.format == "json") {

@@ -61,7 +61,7 @@ std::vector<Distinct> distinct_images(std::vector<OpenedName> opened, const std:
     if (opened[i].images.empty()) {
       if (shard && !shard->holds(names[i])) continue;
       ++stats.images;
-      visit(FleetImage{i, 0, 1, ""}, nullptr, opened[i].error);
+      visit(FleetImage{i, 0, 1, ""}, std::nullopt, opened[i].error);
       continue;
     }
     const size_t platforms = opened[i].images.size();
@@ -89,16 +89,18 @@ std::vector<Distinct> distinct_images(std::vector<OpenedName> opened, const std:
 
 }  // namespace
 
-FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::string>& names,
+AuditOptions shard_options(AuditOptions options, const std::optional<Shard>& shard) {
+  if (shard) options.wanted = [shard = *shard](const std::string& digest) { return shard.holds(digest); };
+  return options;
+}
+
+FleetStats audit_fleet(const AuditSession& session, const std::vector<std::string>& names,
                        const std::optional<Shard>& shard, const FleetVisit& visit) {
-  AuditOptions in_shard = options;
-  // Another shard's registry images: the manifest tells, and their configs are not fetched.
-  if (shard) in_shard.wanted = [&shard](const std::string& digest) { return shard->holds(digest); };
-  AuditSession session(in_shard);
   const unsigned jobs = session.jobs();
+  const std::optional<Platform>& platform = session.options().platform;
   FleetStats stats;
-  std::vector<Distinct> distinct = distinct_images(open_names(session, names), names, shard,
-                                                   options.platform && options.platform->every, visit, stats);
+  std::vector<Distinct> distinct =
+      distinct_images(open_names(session, names), names, shard, platform && platform->every, visit, stats);
 
   SharedLayers shared;
   for (const Distinct& d : distinct) shared.plan(d.layers);
@@ -116,10 +118,10 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
   const unsigned per_image = std::max(1u, jobs / at_once);
   parallel_for(order.size(), at_once, [&](size_t k) {
     Distinct& d = distinct[order[k]];
-    std::unique_ptr<Audit> audit;
+    std::optional<AuditReport> report;
     std::string error;
     try {
-      audit = std::make_unique<Audit>(session, std::move(d.image), per_image, &shared);
+      report = Audit(session, std::move(d.image), per_image, &shared).report();
     } catch (const InputError& e) {
       error = error_text(names[d.names.front().index], e, true);
     } catch (const std::exception& e) {
@@ -129,7 +131,11 @@ FleetStats audit_fleet(const AuditOptions& options, const std::vector<std::strin
     for (const FleetImage& named : d.names) {
       // The platforms of one name share its description: the error says which one it was.
       std::string said = error.empty() || named.platform_name.empty() ? error : error + " (platform " + named.platform_name + ")";
-      visit(named, audit ? &audit->report() : nullptr, said);
+      // Each name's visit reviews a report of its own (an ignore may name the image): the last takes this one.
+      if (&named == &d.names.back())
+        visit(named, std::move(report), said);
+      else
+        visit(named, report, said);
     }
   });
   stats.layers_read = shared.layers_read();

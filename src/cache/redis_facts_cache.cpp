@@ -5,7 +5,6 @@
 #include <chrono>
 #include <ostream>
 #include <random>
-#include <set>
 #include <thread>
 
 #include "cache/facts_entry.h"
@@ -15,19 +14,6 @@
 #include "util/strings.h"
 
 namespace imgaudit {
-
-namespace {
-
-// The endpoints that failed in this process: a run that audits several images warns once.
-std::mutex failed_mutex;
-std::set<std::string> failed_endpoints;
-
-bool failed_before(const std::string& endpoint) {
-  std::lock_guard<std::mutex> lock(failed_mutex);
-  return failed_endpoints.count(endpoint) > 0;
-}
-
-}  // namespace
 
 RedisFactsCache::RedisFactsCache(RedisUrl url, int64_t ttl_ms, std::string ca_cert, std::ostream& warnings,
                                  std::string seal_key)
@@ -60,15 +46,14 @@ const std::string& RedisFactsCache::claim_owner() {
 
 void RedisFactsCache::give_up(const std::string& what) const {
   connection_.reset();
-  std::lock_guard<std::mutex> lock(failed_mutex);
-  if (!failed_endpoints.insert(url_.endpoint()).second) return;
+  if (off_.exchange(true)) return;  // a run that audits several images warns once
   warnings_ << "imgaudit: warning: " << printable(url_.endpoint() + ": " + what)
             << ": going on without the shared cache\n";
   warnings_.flush();
 }
 
 std::optional<RedisReply> RedisFactsCache::run(const std::vector<std::string>& args, size_t max_reply_bytes) const {
-  if (failed_before(url_.endpoint())) return std::nullopt;
+  if (off_) return std::nullopt;
   try {
     if (!connection_) connection_ = std::make_unique<RedisConnection>(url_, ca_cert_);
     return connection_->command(args, max_reply_bytes);
@@ -146,7 +131,7 @@ std::optional<LayerFacts> RedisFactsCache::load(const std::string& digest) const
 }
 
 void RedisFactsCache::store(const LayerFacts& facts) const {
-  if (!is_sha256_digest(facts.digest) || failed_before(url_.endpoint())) return;
+  if (!is_sha256_digest(facts.digest) || off_) return;
   std::optional<std::string> entry = facts_entry(facts);
   std::lock_guard<std::mutex> lock(mutex_);
   if (entry && !seal_key_.empty()) entry = sealed_entry(seal_key_, key_of(facts.digest), *entry);

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -18,7 +19,7 @@ namespace imgaudit {
 // is deleted, and the facts read again overwrite it. Each value expires `ttl_ms` after it was last
 // stored or hit. A server that cannot be reached, refuses AUTH or SELECT, hangs, answers what a
 // Redis would not, or goes away costs speed only: one warning on `warnings`, and no shared cache for
-// the rest of the run (the process: a later cache for the same endpoint does not try again).
+// the rest of the run (the run's AuditSession holds one cache: it does not try again).
 // A layer that no machine has stored yet is claimed for the caller of load() under
 // imgaudit:reading:v<format version>:<digest> (kRedisClaimTtlMs) until it stores or abandons it; a
 // load() that finds another process's claim waits for that process's facts, as SharedLayers waits
@@ -63,6 +64,7 @@ class RedisFactsCache : public LayerFactsCache {
   std::string seal_key_;
   mutable std::mutex mutex_;
   mutable std::unique_ptr<RedisConnection> connection_;
+  mutable std::atomic<bool> off_{false};  // it failed once: off for the rest of the run
 };
 
 }  // namespace imgaudit

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,7 +92,7 @@ struct BinaryFacts {
   std::string path;
   int layer = 0;
   uint64_t size = 0;
-  const ElfFacts* elf = nullptr;
+  std::shared_ptr<const ElfFacts> elf;  // shared with the layer that brought it: the facts outlive the layers
   ProgramKind kind = ProgramKind::Other;
   bool interpreter_present = false;     // meaningful when elf->interpreter is set
   std::string interpreter_resolved;     // real path after symlinks

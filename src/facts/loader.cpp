@@ -125,7 +125,7 @@ void LoaderEmulator::Walker::resolve(BinaryFacts& b) {
   // Without its interpreter a program does not start: its libc's own names belong to that finding.
   const bool interpreter_missing = !elf.interpreter.empty() && !b.interpreter_present;
   LoaderRun s = make_run(b, interp, flavor_of(b, interpreter_missing));
-  Closure c = load_closure(s, search_.object(s.flavor, b.path, b.path, b.elf, {}, s.target), 0, &b.resolved);
+  Closure c = load_closure(s, search_.object(s.flavor, b.path, b.path, b.elf.get(), {}, s.target), 0, &b.resolved);
   b.loads = std::move(c.provided);
   for (auto& name : c.missing)
     if (!interpreter_missing || !is_libc_own_name(name)) b.missing_needed.push_back(name);
@@ -221,7 +221,7 @@ void LoaderEmulator::Walker::load_needed(const LoaderRun& s, Walk& w, size_t i) 
       real = l.found->real;
       w.provide(name, real);
       if (w.loaded.insert(real).second) {
-        const ElfFacts* lib = setup_.view().find(real)->elf;
+        const ElfFacts* lib = setup_.view().find(real)->elf.get();
         if (s.flavor == LoaderFlavor::Glibc && !lib->soname.empty()) w.provide(lib->soname, real);
         LoadedObject o = search_.object(s.flavor, l.found->path, real, lib, w.objs[i].chain, s.target);
         w.objs.push_back(std::move(o));

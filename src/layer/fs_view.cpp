@@ -102,7 +102,7 @@ void FsView::apply(const LayerFacts& layer, int index) {
       node.gid = e.gid;
       node.size = e.size;
       node.link = e.link;
-      node.elf = find_in<decltype(layer.elves), ElfFacts>(layer.elves, e.path);
+      if (auto elf = layer.elves.find(e.path); elf != layer.elves.end()) node.elf = elf->second;
       node.text = find_in<decltype(layer.texts), std::string>(layer.texts, e.path);
       node.blob = find_in<decltype(layer.blobs), std::string>(layer.blobs, e.path);
       node.elf_error = find_in<decltype(layer.elf_errors), ElfError>(layer.elf_errors, e.path);

@@ -1,5 +1,6 @@
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,8 +17,8 @@ struct Node {
   uint64_t size = 0;
   std::string link;                  // symlink target as written
   int layer = 0;                     // index of the layer that last wrote it
-  const ElfFacts* elf = nullptr;     // points into the LayerFacts applied
-  const std::string* text = nullptr; // likewise
+  std::shared_ptr<const ElfFacts> elf;  // shared with the LayerFacts applied, and the image facts made of them
+  const std::string* text = nullptr; // points into the LayerFacts applied
   const std::string* blob = nullptr; // likewise (LayerFacts::blobs)
   const ElfError* elf_error = nullptr;  // a file with the ELF magic not inspected: why (LayerFacts::elf_errors)
   const std::string* script_head = nullptr;  // an executable file's "#!" line (LayerFacts::script_heads)

@@ -128,7 +128,7 @@ void LayerBuilder::read_elf(const std::string& path, uint64_t size, std::string_
   ElfResult r = inspect_elf(*kept);
   if (r.facts && kept->whole() && is_elf_blob_worth_keeping(*r.facts)) out_.blobs[path] = std::string(kept->bytes());
   if (r.facts)
-    out_.elves[path] = std::move(*r.facts);
+    out_.elves[path] = std::make_shared<const ElfFacts>(std::move(*r.facts));
   else
     out_.elf_errors[path] = r.error ? *r.error : ElfError{"unreadable ELF file", std::nullopt};
 }

@@ -47,6 +47,13 @@ EntryType entry_type_from_string(const std::string& s) {
   throw InputError("layer facts: unknown entry type '" + s + "'");
 }
 
+// {path: facts}, as a map of the facts themselves is written.
+nlohmann::json elves_json(const std::map<std::string, std::shared_ptr<const ElfFacts>>& elves) {
+  nlohmann::json j = nlohmann::json::object();
+  for (auto& [path, facts] : elves) j[path] = *facts;
+  return j;
+}
+
 }  // namespace
 
 const char* to_string(EntryType t) {
@@ -128,7 +135,7 @@ void to_json(nlohmann::json& j, const LayerFacts& l) {
        {"entries", l.entries},
        {"whiteouts", l.whiteouts},
        {"opaque_dirs", l.opaque_dirs},
-       {"elves", l.elves},
+       {"elves", elves_json(l.elves)},
        {"elf_errors", l.elf_errors},
        {"texts", l.texts},
        {"blobs", hex_blobs},
@@ -151,7 +158,8 @@ void from_json(const nlohmann::json& j, LayerFacts& l) {
   j.at("entries").get_to(l.entries);
   j.at("whiteouts").get_to(l.whiteouts);
   j.at("opaque_dirs").get_to(l.opaque_dirs);
-  j.at("elves").get_to(l.elves);
+  for (auto& [path, facts] : j.at("elves").get<std::map<std::string, ElfFacts>>())
+    l.elves[path] = std::make_shared<const ElfFacts>(std::move(facts));
   j.at("elf_errors").get_to(l.elf_errors);
   j.at("texts").get_to(l.texts);
   for (auto& [path, hex] : j.at("blobs").items()) l.blobs[path] = from_hex(hex.get<std::string>());

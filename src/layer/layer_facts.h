@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,7 +47,9 @@ struct LayerFacts {
   std::vector<Entry> entries;           // tar order; whiteout markers are not entries
   std::vector<std::string> whiteouts;   // "a/b" for an entry "a/.wh.b"
   std::vector<std::string> opaque_dirs; // "a" for an entry "a/.wh..wh..opq"
-  std::map<std::string, ElfFacts> elves;        // path -> facts of each ELF file
+  // path -> facts of each ELF file, shared (never changed) with the views and the image facts made of the layer,
+  // which so hold their own
+  std::map<std::string, std::shared_ptr<const ElfFacts>> elves;
   std::map<std::string, ElfError> elf_errors;  // path -> why its ELF could not be read, and what it is
   std::map<std::string, std::string> texts;     // path -> content of the small text files worth reading
   std::map<std::string, std::string> blobs;     // path -> bytes of the binary files the inspectors parse

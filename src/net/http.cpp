@@ -7,8 +7,10 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
+#include "net/http_session.h"
 #include "util/limits.h"
 #include "util/strings.h"
 
@@ -19,58 +21,9 @@ namespace {
 constexpr size_t kBufferLimit = 1 << 20;
 using Clock = std::chrono::steady_clock;
 
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-// Easy handles whose transfer ended well, kept for the next request: curl keeps a handle's connection open,
-// so the next request to that host (an image's manifest, config and blobs, the next image's) skips the TCP
-// and TLS set-up, and the CA bundle is not read again. Handles, not a CURLSH of connections: curl does not
-// support one connection cache shared by threads that transfer at once, and each stream has its thread.
-class IdleHandles {
- public:
-  // One last used for `origin` ("https://host:port") if there is one, else any, else a new one.
-  CURL* take(const std::string& origin) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto same = std::find_if(idle_.rbegin(), idle_.rend(), [&](const Idle& i) { return i.origin == origin; });
-      if (same == idle_.rend() && !idle_.empty()) same = idle_.rbegin();
-      if (same != idle_.rend()) {
-        CURL* c = same->handle;
-        idle_.erase(std::next(same).base());
-        return c;
-      }
-    }
-    return curl_easy_init();
-  }
-  void give_back(CURL* c, const std::string& origin) {
-    curl_easy_reset(c);  // the options go; the connections, DNS and TLS session caches stay
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (idle_.size() >= kIdleHttpHandles) {
-      curl_easy_cleanup(idle_.front().handle);
-      idle_.erase(idle_.begin());
-    }
-    idle_.push_back({origin, c});
-  }
-
- private:
-  struct Idle {
-    std::string origin;
-    CURL* handle;
-  };
-  std::mutex mutex_;
-  std::vector<Idle> idle_;  // the most recently given back last
-};
-
-IdleHandles& idle_handles() {
-  static auto* handles = new IdleHandles;  // never destroyed: streams of other threads may end at exit
-  return *handles;
 }
 
 // "https://host:port" of a URL: the connections a handle holds are to it.
@@ -114,7 +67,7 @@ struct HttpStream::State {
     if (thread.joinable()) thread.join();
     // A transfer broken off or failed may leave its connection in any state: that handle goes.
     bool reusable = finished && result == CURLE_OK && !stalled;
-    if (curl && reusable) idle_handles().give_back(curl, origin_of(url));
+    if (curl && reusable) options.session->give_back(curl, origin_of(url));
     else if (curl) curl_easy_cleanup(curl);
     if (header_list) curl_slist_free_all(header_list);
   }
@@ -242,11 +195,11 @@ std::string url_for_display(const std::string& url) {
 
 std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::vector<std::string>& headers,
                                              const HttpOptions& options, bool follow_redirects) {
-  global_init();
+  if (!options.session) throw std::logic_error("an HTTP request without the run's HttpSession (HttpOptions::session)");
   auto s = std::make_unique<State>();
   s->url = url;
-  s->options = options;
-  s->curl = idle_handles().take(origin_of(url));
+  s->options = options;  // holds the session: the handle goes back to it however long the stream lives
+  s->curl = s->options.session->take_handle(origin_of(url));
   if (!s->curl) throw TransferError(url_for_display(url) + ": cannot start an HTTP transfer", false);
   for (const std::string& h : headers) s->header_list = curl_slist_append(s->header_list, h.c_str());
   CURL* c = s->curl;

@@ -10,6 +10,8 @@
 
 namespace imgaudit {
 
+class HttpSession;
+
 struct HttpOptions {
   std::string ca_cert;        // a CA bundle trusted besides the system's; "" for the system's only
   long timeout_seconds = 30;  // to connect, and without a byte received; kSmallAnswerTimeouts times it for a small answer
@@ -17,6 +19,9 @@ struct HttpOptions {
   std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
   std::string client_cert, client_key;  // PEM files for TLS client authentication
   std::string tls_hint = "a private CA: --ca-cert FILE";  // said after a certificate error
+  // The run's curl set-up and open connections (net/http_session.h); every request needs one, and each stream
+  // holds it while it lives.
+  std::shared_ptr<HttpSession> session;
 };
 
 // A request that got no HTTP answer, or whose body broke off: refused,
@@ -30,7 +35,7 @@ class TransferError : public InputError {
   bool transient_;
 };
 
-// One GET (or HEAD) through libcurl, run in its own thread: open() returns
+// One GET (or HEAD) through libcurl, run in its own thread, on a handle of options.session: open() returns
 // once the final response's headers are in (redirects followed), and the
 // body then streams through a bounded buffer, so a slow reader slows the
 // download instead of filling memory. Thread-safe to use from one thread at a time.
@@ -40,7 +45,7 @@ class TransferError : public InputError {
 // go silent for --timeout.
 class HttpStream : public ByteStream {
  public:
-  // Throws TransferError when no response comes.
+  // Throws TransferError when no response comes; std::logic_error without options.session.
   static std::unique_ptr<HttpStream> open(const std::string& url, const std::vector<std::string>& headers,
                                           const HttpOptions& options, bool follow_redirects = true);
   ~HttpStream() override;

@@ -3,9 +3,8 @@
 
 #include <arpa/inet.h>
 
-#include <map>
-#include <mutex>
 #include <optional>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -26,38 +25,6 @@ const char* const kManifestTypes[] = {media_type::kOciIndex, media_type::kOciMan
                                       media_type::kDockerManifest};
 
 std::string short_digest(const std::string& d) { return d.substr(0, 19); }
-
-// What each registry host's /v2/ answered, in this process: its scheme, and its challenge when it asked
-// for auth. The next client for that host (an image of a run of many) starts from it instead of asking
-// again: one request less an image, and for a plain-HTTP registry no TLS attempt and CA-bundle load.
-struct Ping {
-  std::string base_url;   // "https://host:port", "http://127.0.0.1:5000"
-  std::string challenge;  // WWW-Authenticate of a 401; empty when /v2/ answered 200
-};
-std::mutex pings_mutex;
-std::map<std::string, Ping> pings;  // by api_host
-std::map<std::string, std::unique_ptr<std::mutex>> pinging;  // by api_host: held by the client asking
-
-// Held while a client asks a host's /v2/: the other clients for that host wait for its answer instead of
-// asking too (the images of a run are opened several at once).
-std::mutex& ping_lock(const std::string& api_host) {
-  std::lock_guard<std::mutex> lock(pings_mutex);
-  std::unique_ptr<std::mutex>& m = pinging[api_host];
-  if (!m) m = std::make_unique<std::mutex>();
-  return *m;
-}
-
-std::optional<Ping> known_ping(const std::string& api_host) {
-  std::lock_guard<std::mutex> lock(pings_mutex);
-  auto it = pings.find(api_host);
-  if (it == pings.end()) return std::nullopt;
-  return it->second;
-}
-
-void remember_ping(const std::string& api_host, Ping ping) {
-  std::lock_guard<std::mutex> lock(pings_mutex);
-  pings.emplace(api_host, std::move(ping));
-}
 
 bool is_schema1(const std::string& type, const std::string& bytes) {
   if (media_type::is_docker_schema1(type)) return true;
@@ -95,7 +62,10 @@ RegistryClient::RegistryClient(RegistryRef ref, std::optional<Credentials> crede
                                std::string scope)
     : ref_(std::move(ref)), options_(options),
       auth_(ref_.registry, scope.empty() ? "repository:" + ref_.repository + ":pull" : std::move(scope), std::move(credentials),
-            options.http) {}
+            options.http) {
+  if (!options_.pings)
+    throw std::logic_error("a registry client without the run's RegistryPings (RegistryOptions::pings)");
+}
 
 const std::string& RegistryClient::base_url() {
   connect();
@@ -104,8 +74,9 @@ const std::string& RegistryClient::base_url() {
 
 void RegistryClient::connect() {
   std::call_once(connected_, [&] {
-    std::lock_guard<std::mutex> asking(ping_lock(ref_.api_host));
-    if (std::optional<Ping> known = known_ping(ref_.api_host)) {
+    RegistryPings& pings = *options_.pings;
+    std::lock_guard<std::mutex> asking(pings.asking(ref_.api_host));
+    if (std::optional<RegistryPings::Ping> known = pings.known(ref_.api_host)) {
       base_url_ = known->base_url;
       if (!known->challenge.empty()) auth_.on_unauthorized(known->challenge, "");
       return;
@@ -140,13 +111,13 @@ void RegistryClient::connect() {
       std::string challenge = ping->header("www-authenticate");
       ping.reset();
       auth_.on_unauthorized(challenge, "");
-      remember_ping(ref_.api_host, {base_url_, challenge});
+      pings.remember(ref_.api_host, {base_url_, challenge});
     } else if (status == 429 || status >= 500) {
       fail(*ping, "");
     } else if (status != 200) {
       throw InputError(ref_.registry + ": not a registry: " + base_url_ + "/v2/ answered HTTP " + std::to_string(status));
     } else {
-      remember_ping(ref_.api_host, {base_url_, ""});
+      pings.remember(ref_.api_host, {base_url_, ""});
     }
   });
 }

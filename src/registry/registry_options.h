@@ -1,9 +1,11 @@
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "registry/credentials.h"
+#include "registry/registry_pings.h"
 #include "net/http.h"
 
 namespace imgaudit {
@@ -15,7 +17,8 @@ struct RegistryOptions {
   std::optional<Credentials> credentials;        // --username/--password-stdin; else docker's config
   std::string docker_config;                     // "" for $DOCKER_CONFIG or ~/.docker
   std::vector<std::string> insecure_registries;  // "host[:port]" that may speak plain HTTP
-  HttpOptions http;
+  HttpOptions http;  // its session is the run's
+  std::shared_ptr<RegistryPings> pings;  // the run's: what each host's /v2/ answered; every client needs it
   const BlobCache* cache = nullptr;  // manifests and configs by digest
   Progress* progress = nullptr;      // bytes per layer
 };

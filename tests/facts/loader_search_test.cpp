@@ -108,12 +108,13 @@ int run_here(const std::string& command, std::string* err = nullptr) {
 class LoaderSearch : public ::testing::Test {
  public:
   // A file whose bytes the view keeps, as LayerFacts::blobs does for ld.so.cache and glibc's ld.so.
-  void with_bytes(ViewBuilder& b, const std::string& path, const std::string& bytes, const ElfFacts* elf = nullptr) {
+  void with_bytes(ViewBuilder& b, const std::string& path, const std::string& bytes,
+                  std::shared_ptr<const ElfFacts> elf = nullptr) {
     blobs_.push_back(bytes);
     Node n;
     n.mode = 0644;
     n.size = bytes.size();
-    n.elf = elf;
+    n.elf = std::move(elf);
     n.blob = &blobs_.back();
     b.view.put(path, n);
   }
@@ -132,7 +133,7 @@ class LoaderSearch : public ::testing::Test {
   }
 
   void musl_base(ViewBuilder& b) {
-    const ElfFacts* musl = b.inspect(native().musl_libc_file);
+    std::shared_ptr<const ElfFacts> musl = b.inspect(native().musl_libc_file);
     ASSERT_TRUE(musl->is_musl_loader);
     b.elf(image_path(native().musl_interpreter), musl);
   }
@@ -305,7 +306,7 @@ TEST_F(LoaderSearch, EveryCacheFormatLdconfigWrites) {
     EXPECT_EQ(cache->format(), format == "new"   ? "glibc-ld.so.cache1.1"
                                : format == "old" ? "ld.so-1.7.0"
                                                  : "ld.so-1.7.0 + glibc-ld.so.cache1.1");
-    const ElfFacts* e = root.b.inspect(app("app"));
+    std::shared_ptr<const ElfFacts> e = root.b.inspect(app("app"));
     EXPECT_EQ(cache->lookup("libfoo.so.1", glibc_cache_flags(e->e_machine, e->elf_class)).path,
               "/usr/local/lib/libfoo.so.1")
         << format;
@@ -419,8 +420,8 @@ TEST_F(LoaderSearch, SubdirectoriesAreTheOnesThisLoaderTries) {
       tried.push_back(p.substr(dir.size() + 1));
 
   ViewBuilder inspected;  // owns the facts both pointers point to
-  const ElfFacts* ld = inspected.inspect(native().glibc_loader_file);
-  const ElfFacts* e = inspected.inspect(prog);
+  std::shared_ptr<const ElfFacts> ld = inspected.inspect(native().glibc_loader_file);
+  std::shared_ptr<const ElfFacts> e = inspected.inspect(prog);
   std::vector<HwcapSubdir> model = glibc_hwcap_subdirs(e->e_machine, e->elf_class, e->little_endian, ld->glibc_release);
   Names every_cpu;
   for (auto& s : model)

@@ -78,7 +78,7 @@ class FactsLoader : public ::testing::Test {
 
   // A musl image: musl's loader from this machine's musl package.
   void musl_base(ViewBuilder& b) {
-    const ElfFacts* musl = b.inspect(native().musl_libc_file);
+    std::shared_ptr<const ElfFacts> musl = b.inspect(native().musl_libc_file);
     ASSERT_TRUE(musl->is_musl_loader);
     b.elf(musl_loader(), musl);
   }
@@ -344,7 +344,7 @@ TEST_F(FactsLoader, WrongClassCandidateIsSkipped) {
   if (!problem.empty()) GTEST_SKIP() << problem;
   ViewBuilder b;
   glibc_base(b);
-  const ElfFacts* foo32 = b.inspect(at("libfoo32.so"));
+  std::shared_ptr<const ElfFacts> foo32 = b.inspect(at("libfoo32.so"));
   ASSERT_EQ(foo32->elf_class, 32);
   b.elf(multiarch("lib") + "/libfoo.so", foo32);  // searched before usr/lib
   b.elf_file("usr/bin/app", at("app"));

@@ -28,24 +28,23 @@ class StringStream : public ByteStream {
 
 }  // namespace
 
-const ElfFacts* ViewBuilder::inspect(const std::string& host_path) {
+std::shared_ptr<const ElfFacts> ViewBuilder::inspect(const std::string& host_path) {
   ElfResult r = inspect_elf(read_file(host_path));
   EXPECT_TRUE(r.facts) << host_path << ": " << (r.error ? r.error->message : "no facts");
   return keep(r.facts ? *r.facts : ElfFacts());
 }
 
-const ElfFacts* ViewBuilder::keep(ElfFacts facts) {
-  elves_.push_back(std::move(facts));
-  return &elves_.back();
+std::shared_ptr<const ElfFacts> ViewBuilder::keep(ElfFacts facts) {
+  return std::make_shared<const ElfFacts>(std::move(facts));
 }
 
-void ViewBuilder::elf(const std::string& path, const ElfFacts* facts, int layer) {
+void ViewBuilder::elf(const std::string& path, std::shared_ptr<const ElfFacts> facts, int layer) {
   Node n;
   n.type = EntryType::File;
   n.mode = 0755;
   n.size = 1000;
   n.layer = layer;
-  n.elf = facts;
+  n.elf = std::move(facts);
   view.put(path, n);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <deque>
+#include <memory>
 #include <string>
 
 #include "facts/image_facts.h"
@@ -12,10 +13,10 @@ namespace imgaudit::test {
 class ViewBuilder {
  public:
   // inspect_elf over a file on this machine; fails the test when it is not an ELF.
-  const ElfFacts* inspect(const std::string& host_path);
-  const ElfFacts* keep(ElfFacts facts);  // hand-made facts, kept alive with the view
+  std::shared_ptr<const ElfFacts> inspect(const std::string& host_path);
+  std::shared_ptr<const ElfFacts> keep(ElfFacts facts);  // hand-made facts, shared as a layer shares them
 
-  void elf(const std::string& path, const ElfFacts* facts, int layer = 0);
+  void elf(const std::string& path, std::shared_ptr<const ElfFacts> facts, int layer = 0);
   void elf_file(const std::string& path, const std::string& host_path, int layer = 0) {
     elf(path, inspect(host_path), layer);
   }
@@ -26,7 +27,6 @@ class ViewBuilder {
   FsView view;
 
  private:
-  std::deque<ElfFacts> elves_;
   std::deque<std::string> texts_;
 };
 

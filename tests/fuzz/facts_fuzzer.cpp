@@ -47,25 +47,27 @@ ElfFacts dynamic_elf(std::vector<std::string> needed, std::string interpreter) {
 }
 
 struct Fixture {
-  ElfFacts python = dynamic_elf({"libpython3.11.so.1.0", "libc.so.6"}, "/lib64/ld-linux-x86-64.so.2");
-  ElfFacts app = dynamic_elf({"libssl.so.3", "libm.so.6", "libc.so.6"}, "/lib/ld-musl-x86_64.so.1");
-  ElfFacts loader = [] {
+  std::shared_ptr<const ElfFacts> python = std::make_shared<const ElfFacts>(
+      dynamic_elf({"libpython3.11.so.1.0", "libc.so.6"}, "/lib64/ld-linux-x86-64.so.2"));
+  std::shared_ptr<const ElfFacts> app =
+      std::make_shared<const ElfFacts>(dynamic_elf({"libssl.so.3", "libm.so.6", "libc.so.6"}, "/lib/ld-musl-x86_64.so.1"));
+  std::shared_ptr<const ElfFacts> loader = [] {
     ElfFacts f = dynamic_elf({}, "");
     f.soname = "ld-linux-x86-64.so.2";
     f.glibc_release = "2.36";
-    return f;
+    return std::make_shared<const ElfFacts>(std::move(f));
   }();
 };
 
 void put(FsView& view, const std::string& path, EntryType type, const std::string* text, const std::string* blob,
-         const ElfFacts* elf, const std::string& link = "") {
+         std::shared_ptr<const ElfFacts> elf, const std::string& link = "") {
   Node n;
   n.type = type;
   n.mode = type == EntryType::Dir ? 0755 : 0644;
   n.size = text ? text->size() : blob ? blob->size() : 1000;
   n.text = text;
   n.blob = blob;
-  n.elf = elf;
+  n.elf = std::move(elf);
   n.link = link;
   view.put(path, n);
 }
@@ -79,11 +81,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (size_t i = 0; i < kTexts; ++i)
     if (!s[i].empty()) put(view, kTextPaths[i], EntryType::File, &s[i], nullptr, nullptr);
   if (!s[kTexts].empty()) put(view, kLdSoCache, EntryType::File, nullptr, &s[kTexts], nullptr);
-  put(view, kGlibcLoader, EntryType::File, nullptr, s[kTexts + 1].empty() ? nullptr : &s[kTexts + 1], &fixture.loader);
+  put(view, kGlibcLoader, EntryType::File, nullptr, s[kTexts + 1].empty() ? nullptr : &s[kTexts + 1], fixture.loader);
   put(view, "lib64/ld-linux-x86-64.so.2", EntryType::Symlink, nullptr, nullptr, nullptr,
       "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
-  put(view, "usr/bin/python3.11", EntryType::File, nullptr, nullptr, &fixture.python);
-  put(view, "usr/local/bin/app", EntryType::File, nullptr, nullptr, &fixture.app);
+  put(view, "usr/bin/python3.11", EntryType::File, nullptr, nullptr, fixture.python);
+  put(view, "usr/local/bin/app", EntryType::File, nullptr, nullptr, fixture.app);
   put(view, "bin/sh", EntryType::Symlink, nullptr, nullptr, nullptr, "/usr/local/bin/app");
   if (!s[kTexts + 2].empty()) put(view, "etc/group", EntryType::File, &s[kTexts + 2], nullptr, nullptr);
   const std::string head = script_head(s[kTexts + 5]);

@@ -50,7 +50,7 @@ TEST_F(AlpineLayer, EveryTarEntryButTheRootIsAnEntry) {
 
 TEST_F(AlpineLayer, BusyboxIsAMuslElf) {
   ASSERT_EQ(layer_.elves.count("bin/busybox"), 1u);
-  const ElfFacts& f = layer_.elves.at("bin/busybox");
+  const ElfFacts& f = *layer_.elves.at("bin/busybox");
   EXPECT_EQ(f.machine, "x86_64");
   EXPECT_EQ(f.interpreter, "/lib/ld-musl-x86_64.so.1");
   EXPECT_EQ(layer_.elves.count("lib/ld-musl-x86_64.so.1"), 1u);
@@ -78,7 +78,7 @@ TEST_F(AlpineLayer, ALayerOnTopWhitesOutOneOfItsFiles) {
   EXPECT_NE(view.lookup("etc/os-release")->text->find("ID=alpine"), std::string::npos);
   EXPECT_EQ(view.resolve("bin/sh"), "bin/busybox");
   ASSERT_NE(view.lookup("bin/sh"), nullptr);
-  EXPECT_EQ(view.lookup("bin/sh")->elf, &layer_.elves.at("bin/busybox"));
+  EXPECT_EQ(view.lookup("bin/sh")->elf, layer_.elves.at("bin/busybox"));
   EXPECT_EQ(view.lookup("bin/sh")->layer, 0);
 }
 

@@ -160,14 +160,14 @@ TEST(FsView, HardlinkTakesTheNodeOfItsTargetWithItsElf) {
   const Node* h2 = img.view.find("usr/bin/hello2");
   ASSERT_NE(h2, nullptr);
   EXPECT_EQ(h2->type, EntryType::File);
-  EXPECT_EQ(h2->elf, &img.layers[0].elves.at("usr/bin/hello"));
+  EXPECT_EQ(h2->elf, img.layers[0].elves.at("usr/bin/hello"));
   EXPECT_EQ(h2->size, elf.size());
   EXPECT_EQ(h2->layer, 1);
   ASSERT_NE(img.view.find("pw"), nullptr);
   EXPECT_EQ(img.view.find("pw")->text, &img.layers[0].texts.at("etc/passwd"));
   const Node* t2 = img.view.find("bin/tool2");
   ASSERT_NE(t2, nullptr);
-  EXPECT_EQ(t2->elf, &img.layers[1].elves.at("bin/tool"));
+  EXPECT_EQ(t2->elf, img.layers[1].elves.at("bin/tool"));
   EXPECT_EQ(t2->mode, 0700u);
   EXPECT_EQ(img.view.find("ghost"), nullptr);
   EXPECT_EQ(img.view.find("dirlink"), nullptr);

@@ -47,7 +47,7 @@ TEST(ImageLayers, ReadLayersOfAnOciLayoutEqualsReadingThemOneByOne) {
   EXPECT_EQ(view.find("etc/motd"), nullptr);
   EXPECT_EQ(*view.find("etc/os-release")->text, "ID=top\n");
   ASSERT_NE(view.find("usr/bin/hi"), nullptr);
-  EXPECT_EQ(view.find("usr/bin/hi")->elf, &all[0].elves.at("usr/bin/hello"));
+  EXPECT_EQ(view.find("usr/bin/hi")->elf, all[0].elves.at("usr/bin/hello"));
 }
 
 TEST(ImageLayers, DockerArchiveGivesTheSameLayers) {

@@ -143,7 +143,7 @@ TEST(ReadLayer, AttachesFactsOfAnElfCompiledNow) {
   LayerFacts l = layer_of({file("usr/bin/hello", elf, 0755), file("usr/bin/broken", elf.substr(0, 200), 0755)},
                           Compression::Zstd);
   ASSERT_EQ(l.elves.count("usr/bin/hello"), 1u);
-  const ElfFacts& f = l.elves.at("usr/bin/hello");
+  const ElfFacts& f = *l.elves.at("usr/bin/hello");
   EXPECT_EQ(f.machine, native_target().machine);
   EXPECT_EQ(f.linkage, Linkage::Dynamic);
   EXPECT_EQ(f.interpreter, native_target().glibc_interpreter);
@@ -160,8 +160,8 @@ TEST(ReadLayer, AttachesFactsOfAStaticMuslElf) {
   ASSERT_TRUE(compile_c("musl-gcc", kHelloC, tmp / "hello", "-static"));
   LayerFacts l = layer_of({file("hello", read_file(tmp / "hello"), 0755)});
   ASSERT_EQ(l.elves.count("hello"), 1u);
-  EXPECT_EQ(l.elves.at("hello").interpreter, "");
-  EXPECT_NE(l.elves.at("hello").linkage, Linkage::Dynamic);
+  EXPECT_EQ(l.elves.at("hello")->interpreter, "");
+  EXPECT_NE(l.elves.at("hello")->linkage, Linkage::Dynamic);
 }
 
 TEST(ReadLayer, LaterEntryOfTheSamePathReplacesItsContent) {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "net/http_session.h"
 #include "util/sha256.h"
 
 namespace imgaudit::test {
@@ -51,6 +52,8 @@ RegistryOptions offline_registry_options(const TempDir& tmp) {
   RegistryOptions options;
   options.docker_config = tmp / "no-docker-config.json";
   options.http.first_retry_wait_ms = 1;
+  options.http.session = std::make_shared<HttpSession>();
+  options.pings = std::make_shared<RegistryPings>();
   return options;
 }
 

@@ -15,7 +15,8 @@ namespace imgaudit::test {
 // A python3 on PATH that imports jwt and cryptography (Debian's python3-jwt and python3-cryptography); "" when none.
 std::string python_with_crypto();
 
-// Options for imgaudit's registry client in a test: never this machine's Docker config, and retries without a wait.
+// Options for imgaudit's registry client in a test: never this machine's Docker config, retries without a wait, and
+// an HTTP session and pings of their own (a run's).
 RegistryOptions offline_registry_options(const TempDir& tmp);
 
 struct RegistrySetup {
