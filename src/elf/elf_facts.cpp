@@ -18,16 +18,6 @@ namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
-std::string type_name(uint16_t type) {
-  switch (type) {
-    case ET_EXEC: return "exec";
-    case ET_DYN: return "dyn";
-    case ET_REL: return "rel";
-    case ET_CORE: return "core";
-    default: return "et-" + std::to_string(type);
-  }
-}
-
 std::string newest_glibc(const std::vector<std::string>& version_needs) {
   std::string best;
   DottedVersion best_version;
@@ -233,7 +223,7 @@ void read_headers(const ElfFile& file, ElfFacts& f) {
   f.elf_class = file.is_64() ? 64 : 32;
   f.little_endian = file.little_endian();
   f.machine = elf_machine_name(f.e_machine, f.elf_class, f.little_endian);
-  f.type = type_name(eh.e_type);
+  f.type = static_cast<ElfType>(eh.e_type);
   f.interpreter = interpreter_of(file);
   for (const GElf_Phdr& ph : file.segments())
     if (ph.p_type == PT_GNU_STACK) {
@@ -428,7 +418,7 @@ std::optional<ElfIdentity> elf_identity(std::string_view head) {
   int bits = cls == ELFCLASS64 ? 64 : 32;
   uint16_t machine = bits == 64 ? eh64.e_machine : eh32.e_machine;
   uint16_t type = bits == 64 ? eh64.e_type : eh32.e_type;
-  return ElfIdentity{elf_machine_name(machine, bits, data == ELFDATA2LSB), bits, type_name(type)};
+  return ElfIdentity{elf_machine_name(machine, bits, data == ELFDATA2LSB), bits, static_cast<ElfType>(type)};
 }
 
 ElfResult inspect_elf(std::string_view bytes) { return inspect(bytes, bytes, nullptr); }

@@ -164,7 +164,7 @@ void LinkageChecks::check(const BinaryFacts& b) {
   // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
   if (!e.sections_error.empty())
     groups_.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
-  if (e.type == "rel" || e.type == "core") return;
+  if (e.type == ElfType::Rel || e.type == ElfType::Core) return;
   if (e.os != "linux") {
     groups_.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
     return;  // no Linux loader maps it: its linkage says nothing about this image

@@ -33,7 +33,7 @@ TEST(ElfMachine, I386FromGccMinus32) {
   ElfFacts f = facts_of_file(out);
   EXPECT_EQ(f.machine, "i386");
   EXPECT_EQ(f.elf_class, 32);
-  EXPECT_EQ(f.type, "rel");
+  EXPECT_EQ(f.type, ElfType::Rel);
   EXPECT_EQ(f.linkage, Linkage::Static);
 }
 

@@ -27,7 +27,7 @@ struct Target {
   bool little_endian;
 };
 
-ElfFacts elf_for(const Target& t, const std::string& type) {
+ElfFacts elf_for(const Target& t, ElfType type) {
   ElfFacts f;
   f.e_machine = t.e_machine;
   f.elf_class = t.elf_class;
@@ -41,12 +41,12 @@ ElfFacts elf_for(const Target& t, const std::string& type) {
 
 // A glibc program of `t` needing libfoo.so.1, with this RUNPATH, at usr/bin/app; the library at `library`.
 void add_program(ViewBuilder& b, const Target& t, const std::string& runpath, const std::string& library) {
-  ElfFacts app = elf_for(t, "exec");
+  ElfFacts app = elf_for(t, ElfType::Exec);
   app.is_program = true;
   app.needed = {"libfoo.so.1"};
   app.runpath = {runpath};
   b.elf("usr/bin/app", b.keep(app));
-  ElfFacts foo = elf_for(t, "dyn");
+  ElfFacts foo = elf_for(t, ElfType::Dyn);
   foo.soname = "libfoo.so.1";
   b.elf(library, b.keep(foo));
 }
