@@ -51,7 +51,7 @@ struct ElfFacts {
   bool has_gnu_stack = false;
   uint32_t gnu_stack_flags = 0;      // p_flags of PT_GNU_STACK (PF_X = 1, PF_W = 2, PF_R = 4)
   uint64_t stack_size = 0;           // p_memsz of PT_GNU_STACK: the default thread stack musl uses
-  std::string allocator;             // "mimalloc", "jemalloc", "tcmalloc" or ""
+  std::string allocator;             // the name of an allocators() row (elf/libc_table.h): "jemalloc"; or ""
   LibcKind libc = LibcKind::Unknown;
   std::string go_version;            // "go1.22.1" when Go build info is present
   std::optional<bool> go_cgo;        // CGO_ENABLED from Go build info
