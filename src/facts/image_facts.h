@@ -74,6 +74,9 @@ struct LibraryNote {
   int conf_only_layer = -1;      // the layer that brought that file
   std::vector<std::string> cpu_alternatives;  // copies some CPUs load first (glibc-hwcaps, tls, hwcap cache entries)
   bool cpu_only = false;         // resolved only through those: missing on the other CPUs
+  // With cpu_only: where the first of those would be outside its CPU's subfolder (a glibc-hwcaps, tls or
+  // hwcap folder), the path the other CPUs look for. Not in the facts JSON.
+  std::string cpu_base_path;
 };
 
 // What an ELF file is, where the rules treat it apart from other programs and libraries.

@@ -140,6 +140,10 @@ void LoaderEmulator::Walker::resolve(BinaryFacts& b) {
       n.conf_only_path.clear();
       n.conf_only_layer = -1;
     }
+    if (n.cpu_only && !n.cpu_alternatives.empty()) {
+      std::string dir = parent_dir(n.cpu_alternatives.front());
+      n.cpu_base_path = join_in_image(hwcap_subdir_base(dir, elf.e_machine, elf.elf_class, elf.little_endian), name);
+    }
     if (says_something(n)) b.library_notes.emplace(name, std::move(n));
   }
 }

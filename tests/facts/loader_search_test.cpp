@@ -454,8 +454,10 @@ TEST_F(LoaderSearch, AGlibcHwcapsCopyDependsOnTheCpu) {
   EXPECT_EQ(both.resolved.at("libfoo.so.1"), image_path(rp + "/libfoo.so.1"));
   EXPECT_EQ(both.library_notes.at("libfoo.so.1").cpu_alternatives, Names{image_path(hw + "/libfoo.so.1")});
   EXPECT_FALSE(both.library_notes.at("libfoo.so.1").cpu_only);
+  EXPECT_EQ(both.library_notes.at("libfoo.so.1").cpu_base_path, "");
   EXPECT_EQ(only_hw.resolved.at("libfoo.so.1"), image_path(hw + "/libfoo.so.1"));
   EXPECT_TRUE(only_hw.library_notes.at("libfoo.so.1").cpu_only);
+  EXPECT_EQ(only_hw.library_notes.at("libfoo.so.1").cpu_base_path, image_path(rp + "/libfoo.so.1"));
   EXPECT_TRUE(only_hw.missing_needed.empty());
 }
 

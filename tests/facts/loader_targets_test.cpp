@@ -163,6 +163,17 @@ TEST(GlibcLoaderTargets, LegacySubdirectoriesOfEachTargetUpTo236) {
   EXPECT_EQ(paths_of(glibc_hwcap_subdirs(9999, 64, true, "2.36")), Names{"tls"});
 }
 
+TEST(GlibcLoaderTargets, HwcapSubdirBaseIsTheFolderTheSubdirIsIn) {
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/glibc-hwcaps/x86-64-v3", EM_X86_64, 64, true), "opt/lib");
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/glibc-hwcaps/power9", EM_PPC64, 64, true), "usr/lib");
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/aarch64/atomics", EM_AARCH64, 64, true), "usr/lib")
+      << "the longest subfolder of glibc's list";
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/tls/aarch64/atomics", EM_AARCH64, 64, true), "usr/lib");
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/glibc-hwcaps/x86-64-v3", EM_AARCH64, 64, true), "opt/lib/glibc-hwcaps")
+      << "another target's subfolder is a folder like any other";
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/x86-64-v3", EM_X86_64, 64, true), "opt/lib");
+}
+
 TEST(GlibcLoaderTargets, CacheFlagsOfEachTarget) {
   using Flags = std::vector<int32_t>;
   EXPECT_EQ(glibc_cache_flags(EM_X86_64, 64), Flags{0x0303});
