@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "facts/libc_names.h"
+#include "elf/libc_table.h"
 #include "rules/library_packages.h"
 #include "util/paths.h"
 #include "util/strings.h"
@@ -138,10 +138,13 @@ bool LinkageChecks::check_libc(const BinaryFacts& b, int layer) {
                               (built_for == LibcKind::Musl && image_libc_ == LibcKind::Glibc));
   if (!libc_mismatch) return false;
   std::string shim_note;
-  if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
-    shim_note = ": a compatibility shim (" +
-                (facts_.libc.shims.empty() ? std::string("gcompat") : join(facts_.libc.shims, ", ")) +
-                ") lets them start, but glibc-only behaviour will fail at run time";
+  if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc) {
+    // The image's shim packages; else the shim the table names first, whose links these may be.
+    const std::string shims =
+        facts_.libc.shims.empty() ? std::string(libc_shims().front().package) : join(facts_.libc.shims, ", ");
+    shim_note =
+        ": a compatibility shim (" + shims + ") lets them start, but glibc-only behaviour will fail at run time";
+  }
   groups_.add("libc-mismatch", layer, std::string(to_string(built_for)) + shim_note, b.path,
               {{"binary_libc", to_string(built_for)}, {"shim_note", shim_note}}, {libc_key_});
   return true;

@@ -11,9 +11,9 @@
 #include <map>
 #include <set>
 
+#include "elf/libc_table.h"
 #include "facts/glibc_loader.h"
 #include "facts/ld_so_cache.h"
-#include "facts/libc_names.h"
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"
