@@ -1,8 +1,5 @@
 #include "elf/libc_table.h"
 
-#include <algorithm>
-#include <string>
-
 #include "elf/architectures.h"
 #include "util/strings.h"
 
@@ -23,7 +20,8 @@ const std::vector<LibcFileName> kLibcFileNames = {
     // ... ld64.so.2 (powerpc64le), ld64.so.1 (powerpc64, s390x): taken from PT_INTERP only, as imgaudit always
     // has (their programs also need libc.so.6, which tells).
     {kGlibc, "ld64.so.*", Role::Loader, kInInterpreter},
-    // ... and ld.so.1 (powerpc, mips): no evidence in an ELF file, as Solaris's loader has that name too.
+    // ... and ld.so.1 (powerpc, mips): never taken as evidence in an ELF file (Solaris's loader has that name
+    // too), only in a listing of library folders and as a name a libc ships.
     {kGlibc, "ld.so.1", Role::Loader, kNoEvidence},
     // The rest, the names of glibc 2.36's shlib-versions: libc, its former add-ons (libpthread, libdl, librt,
     // libutil, libanl, folded into libc in 2.34) and libraries; "nss" is every libnss_<service>.so.2.
