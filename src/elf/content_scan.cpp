@@ -14,14 +14,9 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
   // Rust's std names its sources in panic locations; distributions build it
   // from their own folders (Debian: /usr/src/rustc-VERSION/), not /rustc/HASH/.
   needles[kRustStd] = "library/std/src/";
-  needles[kMimalloc] = "mimalloc: ";
-  needles[kJemalloc] = "<jemalloc>";
-  needles[kTcmalloc] = "tcmalloc: ";
-  if (scope.maybe_libc) {
-    needles[kMusl] = "No error information";
-    needles[kGlibcTunables] = "GLIBC_TUNABLES";
-    needles[kGlibcTooOld] = "FATAL: kernel too old";
-  }
+  for (size_t i = 0; i < kAllocatorCount; ++i) needles[kAllocatorBanners + i] = allocators()[i].banner;
+  if (scope.maybe_libc)
+    for (size_t i = 0; i < kLibcSignatureCount; ++i) needles[kLibcSignatures + i] = libc_signatures()[i].text;
   if (scope.maybe_go) {
     if (scope.sectionless) needles[kGoMagic] = kGoBuildInfoMagic;
     needles[kGoTzdata] = "time/tzdata.";

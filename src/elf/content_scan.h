@@ -4,12 +4,16 @@
 #include <utility>
 #include <vector>
 
+#include "elf/libc_table.h"
+
 namespace imgaudit {
 
 // Strings whose presence anywhere in an ELF file tells what it carries.
 enum Needle {
-  kRustPanic, kRustcPath, kRustStd, kMimalloc, kJemalloc, kTcmalloc, kMusl, kGlibcTunables, kGlibcTooOld,
-  kGoMagic, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
+  kRustPanic, kRustcPath, kRustStd,
+  kAllocatorBanners,  // the banner of each allocators() row, in its order
+  kLibcSignatures = kAllocatorBanners + kAllocatorCount,  // each libc_signatures() row, in its order
+  kGoMagic = kLibcSignatures + kLibcSignatureCount, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
 };
 
 // Which needles are worth looking for in a file.

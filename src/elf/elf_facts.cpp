@@ -9,7 +9,9 @@
 #include "elf/elf_capture.h"
 #include "elf/elf_file.h"
 #include "elf/go_buildinfo.h"
+#include "elf/libc_table.h"
 #include "elf/target_os.h"
+#include "util/paths.h"
 #include "util/strings.h"
 #include "util/version.h"
 
@@ -17,16 +19,6 @@ namespace imgaudit {
 namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-std::string type_name(uint16_t type) {
-  switch (type) {
-    case ET_EXEC: return "exec";
-    case ET_DYN: return "dyn";
-    case ET_REL: return "rel";
-    case ET_CORE: return "core";
-    default: return "et-" + std::to_string(type);
-  }
-}
 
 std::string newest_glibc(const std::vector<std::string>& version_needs) {
   std::string best;
@@ -107,25 +99,17 @@ SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool
       ev.imports_resolver = true;
     else if (name == "__libc_start_main" && defined && dynamic)  // exported: libc itself, not a static program
       ev.exports_libc_start_main = true;
-    else if (defined && (name == "__init_libc" || name == "__copy_tls"))
-      ev.static_libc = LibcKind::Musl;
-    else if (defined && (name == "_dl_aux_init" || name == "__libc_setup_tls"))
-      ev.static_libc = LibcKind::Glibc;
-    else if (ev.allocator.empty()) {
-      if (name == "mi_malloc") ev.allocator = "mimalloc";
-      else if (name == "je_malloc" || name == "mallctl") ev.allocator = "jemalloc";
-      else if (name == "tc_malloc") ev.allocator = "tcmalloc";
-    }
+    else if (LibcKind linked = defined ? libc_of_static_symbol(name) : LibcKind::Unknown; linked != LibcKind::Unknown)
+      ev.static_libc = linked;
+    else if (const Allocator* a = ev.allocator.empty() ? allocator_of_symbol(name) : nullptr)
+      ev.allocator = a->name;
   });
   return ev;
 }
 
 std::string allocator_from_needed(const std::vector<std::string>& needed) {
-  for (std::string_view n : needed) {
-    if (starts_with(n, "libmimalloc")) return "mimalloc";
-    if (starts_with(n, "libjemalloc")) return "jemalloc";
-    if (starts_with(n, "libtcmalloc")) return "tcmalloc";
-  }
+  for (std::string_view n : needed)
+    if (const Allocator* a = allocator_of_library(n)) return a->name;
   return "";
 }
 
@@ -151,15 +135,10 @@ bool has_swift_metadata(const ElfFile& file) {
 }
 
 LibcKind libc_of_dynamic(const ElfFacts& f) {
-  std::string_view interp = f.interpreter;
-  if (contains(interp, "ld-musl-")) return LibcKind::Musl;
-  if (contains(interp, "ld-linux") || contains(interp, "ld64.so")) return LibcKind::Glibc;
-  if (starts_with(f.soname, "libc.musl-")) return LibcKind::Musl;
-  if (f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux")) return LibcKind::Glibc;
-  for (std::string_view n : f.needed) {
-    if (starts_with(n, "libc.musl-") || n == "libc.so") return LibcKind::Musl;
-    if (n == "libc.so.6" || starts_with(n, "ld-linux")) return LibcKind::Glibc;
-  }
+  if (LibcKind k = libc_told_by(base_name(f.interpreter), kInInterpreter); k != LibcKind::Unknown) return k;
+  if (LibcKind k = libc_told_by(f.soname, kInSoname); k != LibcKind::Unknown) return k;
+  for (std::string_view n : f.needed)
+    if (LibcKind k = libc_told_by(n, kInNeeded); k != LibcKind::Unknown) return k;
   if (!f.glibc_required.empty()) return LibcKind::Glibc;
   return LibcKind::Unknown;
 }
@@ -200,8 +179,10 @@ std::string musl_release_in(std::string_view bytes) {
   return found;
 }
 
+// glibc's libc.so.6 and loader, by a SONAME that tells glibc where a file names it.
 bool is_glibc_own_library(const ElfFacts& f) {
-  return f.soname == "libc.so.6" || starts_with(f.soname, "ld-linux") || starts_with(f.soname, "ld64.so");
+  const LibcFileName* own = libc_file_named(f.soname);
+  return own && own->family == LibcKind::Glibc && own->role != LibcFileRole::Library && own->evidence != kNoEvidence;
 }
 
 // The Go build info: from .go.buildinfo when there are section headers, otherwise the first
@@ -233,7 +214,7 @@ void read_headers(const ElfFile& file, ElfFacts& f) {
   f.elf_class = file.is_64() ? 64 : 32;
   f.little_endian = file.little_endian();
   f.machine = elf_machine_name(f.e_machine, f.elf_class, f.little_endian);
-  f.type = type_name(eh.e_type);
+  f.type = static_cast<ElfType>(eh.e_type);
   f.interpreter = interpreter_of(file);
   for (const GElf_Phdr& ph : file.segments())
     if (ph.p_type == PT_GNU_STACK) {
@@ -263,11 +244,8 @@ void set_runtime_facts(const SymbolEvidence& symbols, const ContentScan& scan, b
 
   f.allocator = symbols.allocator;
   if (f.allocator.empty()) f.allocator = allocator_from_needed(f.needed);
-  if (f.allocator.empty()) {
-    if (scan.found(kMimalloc)) f.allocator = "mimalloc";
-    else if (scan.found(kJemalloc)) f.allocator = "jemalloc";
-    else if (scan.found(kTcmalloc)) f.allocator = "tcmalloc";
-  }
+  for (size_t i = 0; i < kAllocatorCount && f.allocator.empty(); ++i)
+    if (scan.found(Needle(kAllocatorBanners + i))) f.allocator = allocators()[i].name;
   f.uses_tls = needs_tls_library(f.needed) || (go && scan.found(kGoTls));
 }
 
@@ -281,11 +259,17 @@ void set_language_facts(const ElfFile& file, const ContentScan& scan, ElfFacts& 
   f.swift_static = swift_metadata && !needs_swift_core && file.header().e_type != ET_REL;
 }
 
+bool signature_found(const ContentScan& scan, LibcKind family) {
+  for (size_t i = 0; i < kLibcSignatureCount; ++i)
+    if (libc_signatures()[i].family == family && scan.found(Needle(kLibcSignatures + i))) return true;
+  return false;
+}
+
 void set_libc(const SymbolEvidence& symbols, const ContentScan& scan, const std::optional<GoBuildInfo>& go,
               ElfFacts& f) {
-  bool musl_signature = scan.found(kMusl);
-  bool glibc_signature = scan.found(kGlibcTunables) || scan.found(kGlibcTooOld);
-  f.is_musl_loader = starts_with(f.soname, "libc.musl-") ||
+  bool musl_signature = signature_found(scan, LibcKind::Musl);
+  bool glibc_signature = signature_found(scan, LibcKind::Glibc);
+  f.is_musl_loader = libc_told_by(f.soname, kInSoname) == LibcKind::Musl ||
                      (f.needed.empty() && symbols.exports_libc_start_main && musl_signature);
   if (f.is_musl_loader) {
     f.libc = LibcKind::Musl;
@@ -428,7 +412,7 @@ std::optional<ElfIdentity> elf_identity(std::string_view head) {
   int bits = cls == ELFCLASS64 ? 64 : 32;
   uint16_t machine = bits == 64 ? eh64.e_machine : eh32.e_machine;
   uint16_t type = bits == 64 ? eh64.e_type : eh32.e_type;
-  return ElfIdentity{elf_machine_name(machine, bits, data == ELFDATA2LSB), bits, type_name(type)};
+  return ElfIdentity{elf_machine_name(machine, bits, data == ELFDATA2LSB), bits, static_cast<ElfType>(type)};
 }
 
 ElfResult inspect_elf(std::string_view bytes) { return inspect(bytes, bytes, nullptr); }

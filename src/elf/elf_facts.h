@@ -11,9 +11,13 @@ namespace imgaudit {
 
 enum class Linkage { Static, StaticPie, Dynamic };
 enum class LibcKind { Unknown, Musl, Glibc, None };
+// The ELF header's e_type: ET_REL, ET_EXEC, ET_DYN, ET_CORE or another number as it is; Unknown before a
+// header is read.
+enum class ElfType : int32_t { Unknown = -1, Rel = 1, Exec = 2, Dyn = 3, Core = 4 };
 
 const char* to_string(Linkage l);   // "static", "static-pie", "dynamic"
 const char* to_string(LibcKind k);  // "unknown", "musl", "glibc", "none"
+std::string to_string(ElfType t);   // "rel", "exec", "dyn", "core", "et-<n>" for another number; "" when Unknown
 
 // What one ELF file says about how it will load and run. A pure function of
 // the file's bytes (see inspect_elf). Field names match the JSON output.
@@ -22,7 +26,7 @@ struct ElfFacts {
   uint16_t e_machine = 0;
   int elf_class = 64;       // 32 or 64
   bool little_endian = true;
-  std::string type;         // "exec", "dyn", "rel", "core"
+  ElfType type = ElfType::Unknown;
   // static-pie: an ET_DYN with DF_1_PIE in DT_FLAGS_1, or (without it) an entry point, no
   // SONAME and no PT_INTERP. A shared library or module needing nothing is dynamic.
   Linkage linkage = Linkage::Static;
@@ -47,7 +51,7 @@ struct ElfFacts {
   bool has_gnu_stack = false;
   uint32_t gnu_stack_flags = 0;      // p_flags of PT_GNU_STACK (PF_X = 1, PF_W = 2, PF_R = 4)
   uint64_t stack_size = 0;           // p_memsz of PT_GNU_STACK: the default thread stack musl uses
-  std::string allocator;             // "mimalloc", "jemalloc", "tcmalloc" or ""
+  std::string allocator;             // the name of an allocators() row (elf/libc_table.h): "jemalloc"; or ""
   LibcKind libc = LibcKind::Unknown;
   std::string go_version;            // "go1.22.1" when Go build info is present
   std::optional<bool> go_cgo;        // CGO_ENABLED from Go build info
@@ -84,7 +88,7 @@ class ElfCapture;
 struct ElfIdentity {
   std::string machine;  // as ElfFacts
   int elf_class = 0;
-  std::string type;
+  ElfType type = ElfType::Unknown;
 };
 
 // The identity of the ELF file starting with `head`; nullopt when the header itself is unreadable.

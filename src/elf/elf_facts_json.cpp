@@ -1,3 +1,6 @@
+#include <cstdint>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "elf/elf_facts.h"
@@ -18,6 +21,19 @@ LibcKind libc_from(const std::string& s) {
   return LibcKind::Unknown;
 }
 
+// The inverse of to_string(ElfType); Unknown for a name it never gives.
+ElfType type_from(const std::string& s) {
+  for (ElfType t : {ElfType::Rel, ElfType::Exec, ElfType::Dyn, ElfType::Core})
+    if (s == to_string(t)) return t;
+  constexpr std::string_view kOther = "et-";
+  if (s.size() > kOther.size() && s.size() <= kOther.size() + 5 && s.compare(0, kOther.size(), kOther) == 0 &&
+      s.find_first_not_of("0123456789", kOther.size()) == std::string::npos) {
+    unsigned long number = std::stoul(s.substr(kOther.size()));
+    if (number <= UINT16_MAX) return static_cast<ElfType>(number);
+  }
+  return ElfType::Unknown;
+}
+
 nlohmann::json optional_bool(const std::optional<bool>& b) { return b ? nlohmann::json(*b) : nlohmann::json(nullptr); }
 
 std::optional<bool> optional_bool_from(const nlohmann::json& j, const char* key) {
@@ -31,7 +47,8 @@ std::optional<bool> optional_bool_from(const nlohmann::json& j, const char* key)
 void to_json(nlohmann::json& j, const ElfError& e) {
   j = {{"message", e.message}, {"identity", nullptr}};
   if (e.identity)
-    j["identity"] = {{"machine", e.identity->machine}, {"elf_class", e.identity->elf_class}, {"type", e.identity->type}};
+    j["identity"] = {
+        {"machine", e.identity->machine}, {"elf_class", e.identity->elf_class}, {"type", to_string(e.identity->type)}};
 }
 
 void from_json(const nlohmann::json& j, ElfError& e) {
@@ -39,7 +56,7 @@ void from_json(const nlohmann::json& j, ElfError& e) {
   const nlohmann::json& id = j.at("identity");
   if (id.is_null()) return;
   e.identity = ElfIdentity{id.at("machine").get<std::string>(), id.at("elf_class").get<int>(),
-                           id.at("type").get<std::string>()};
+                           type_from(id.at("type").get<std::string>())};
 }
 
 void to_json(nlohmann::json& j, const ElfFacts& f) {
@@ -48,7 +65,7 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"e_machine", f.e_machine},
       {"elf_class", f.elf_class},
       {"little_endian", f.little_endian},
-      {"type", f.type},
+      {"type", to_string(f.type)},
       {"linkage", to_string(f.linkage)},
       {"is_program", f.is_program},
       {"os", f.os},
@@ -88,7 +105,7 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.e_machine = j.value("e_machine", f.e_machine);
   f.elf_class = j.value("elf_class", f.elf_class);
   f.little_endian = j.value("little_endian", f.little_endian);
-  f.type = j.value("type", f.type);
+  f.type = type_from(j.value("type", std::string()));
   f.linkage = linkage_from(j.value("linkage", std::string("static")));
   f.is_program = j.value("is_program", f.is_program);
   f.os = j.value("os", f.os);

@@ -22,6 +22,17 @@ const char* to_string(LibcKind k) {
   return "unknown";
 }
 
+std::string to_string(ElfType t) {
+  switch (t) {
+    case ElfType::Unknown: return "";
+    case ElfType::Rel: return "rel";
+    case ElfType::Exec: return "exec";
+    case ElfType::Dyn: return "dyn";
+    case ElfType::Core: return "core";
+  }
+  return "et-" + std::to_string(static_cast<int32_t>(t));
+}
+
 std::string elf_machine_name(uint16_t e_machine, int elf_class, bool little_endian) {
   const Architecture* a = architecture_of_elf(e_machine, elf_class, little_endian);
   return a ? a->machine : "em-" + std::to_string(e_machine);

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "elf/libc_table.h"
 #include "facts/image_facts.h"
 #include "facts/loader.h"
 #include "util/paths.h"
@@ -9,8 +10,11 @@ namespace imgaudit {
 
 namespace {
 
+// musl's loader, a glibc object carrying its release, or a loader named so in its SONAME (ld-linux*).
 bool is_libc_itself(const ElfFacts& e) {
-  return e.is_musl_loader || !e.glibc_release.empty() || starts_with(e.soname, "ld-linux");
+  const LibcFileName* own = libc_file_named(e.soname);
+  return e.is_musl_loader || !e.glibc_release.empty() ||
+         (own && own->role == LibcFileRole::Loader && (own->evidence & kInSoname));
 }
 
 bool is_jvm_launcher(const BinaryFacts& b) {

@@ -87,7 +87,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"layer", b.layer},
        {"size", b.size},
        {"machine", e.machine},
-       {"type", e.type},
+       {"type", to_string(e.type)},
        {"linkage", to_string(e.linkage)},
        {"interpreter", e.interpreter},
        {"interpreter_present", b.interpreter_present},
@@ -176,7 +176,7 @@ void to_json(nlohmann::json& j, const UnreadableElf& u) {
   if (u.identity) {
     j["machine"] = u.identity->machine;
     j["elf_class"] = u.identity->elf_class;
-    j["type"] = u.identity->type;
+    j["type"] = to_string(u.identity->type);
   }
 }
 

@@ -106,6 +106,14 @@ std::vector<HwcapSubdir> glibc_hwcap_subdirs(uint16_t e_machine, int elf_class, 
   return out;
 }
 
+std::string hwcap_subdir_base(const std::string& dir, uint16_t e_machine, int elf_class, bool little_endian) {
+  size_t longest = 0;
+  // 2.36 is the last release that searches both kinds.
+  for (auto& sub : glibc_hwcap_subdirs(e_machine, elf_class, little_endian, "2.36"))
+    if (sub.cpu_dependent && sub.path.size() > longest && ends_with(dir, "/" + sub.path)) longest = sub.path.size();
+  return longest ? dir.substr(0, dir.size() - longest - 1) : parent_dir(dir);
+}
+
 std::vector<int32_t> glibc_cache_flags(uint16_t e_machine, int elf_class) {
   using namespace ldconfig_flag;
   GlibcCacheFlags flags = kGenericGlibcCacheFlags;

@@ -23,6 +23,10 @@ struct HwcapSubdir {
 std::vector<HwcapSubdir> glibc_hwcap_subdirs(uint16_t e_machine, int elf_class, bool little_endian,
                                              const std::string& release);
 
+// The library folder that a glibc-hwcaps ("lib/glibc-hwcaps/x86-64-v3") or legacy hwcap subfolder
+// ("lib/haswell/x86_64") `dir` belongs to, of any glibc release; else the folder above `dir`.
+std::string hwcap_subdir_base(const std::string& dir, uint16_t e_machine, int elf_class, bool little_endian);
+
 // The ld.so.cache flags a loader of this machine and class takes (glibc's
 // _dl_cache_check_flags), its own _DL_CACHE_DEFAULT_ID first.
 std::vector<int32_t> glibc_cache_flags(uint16_t e_machine, int elf_class);

@@ -75,6 +75,9 @@ struct LibraryNote {
   int conf_only_layer = -1;      // the layer that brought that file
   std::vector<std::string> cpu_alternatives;  // copies some CPUs load first (glibc-hwcaps, tls, hwcap cache entries)
   bool cpu_only = false;         // resolved only through those: missing on the other CPUs
+  // With cpu_only: where the first of those would be outside its CPU's subfolder (a glibc-hwcaps, tls or
+  // hwcap folder), the path the other CPUs look for. Not in the facts JSON.
+  std::string cpu_base_path;
 };
 
 // What an ELF file is, where the rules treat it apart from other programs and libraries.
@@ -102,7 +105,7 @@ struct BinaryFacts {
   // Neither the interpreter nor the names musl's loader answers itself.
   std::vector<std::pair<std::string, std::string>> loads;
   // NEEDED names that do not resolve (transitively from this file). When the interpreter is missing:
-  // those the image's own loader would miss, without libc's own names (is_libc_own_name, facts/libc_names.h).
+  // those the image's own loader would miss, without libc's own names (is_libc_own_name, elf/libc_table.h).
   // For a library, only those missing in the context that loads it (apply_load_context).
   std::vector<std::string> missing_needed;
   // For a library: the programs of the image that load it at start-up and can start.
@@ -222,6 +225,10 @@ void apply_load_context(std::vector<BinaryFacts>& binaries);
 
 // The libc a binary really runs with: its interpreter's when known, else what it was built for.
 LibcKind effective_libc(const BinaryFacts& b);
+
+// What a loader file really is: musl (its loader, or a musl program standing in for a glibc loader, like
+// gcompat's), glibc, or unknown.
+LibcKind loader_libc(const Node* node);
 
 void to_json(nlohmann::json& j, const ImageFacts& f);
 void to_json(nlohmann::json& j, const LayerInfo& l);

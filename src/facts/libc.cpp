@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <set>
 
+#include "elf/architectures.h"
+#include "elf/libc_table.h"
 #include "facts/image_facts.h"
-#include "facts/libc_names.h"
 #include "util/paths.h"
-#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -16,8 +16,20 @@ std::string upstream_version(const std::string& v) {
   return s.substr(0, s.find('-'));
 }
 
+// glibc's libc.so.6 and loaders (ld.so.1 included), as a library folder lists them.
 bool is_glibc_name(std::string_view name) {
-  return name == "libc.so.6" || name == "ld.so.1" || starts_with(name, "ld-linux") || starts_with(name, "ld64.so.");
+  const LibcFileName* own = libc_file_named(name);
+  return own && own->family == LibcKind::Glibc && own->role != LibcFileRole::Library;
+}
+
+// The first package of the family's that the distribution's own package manager installed.
+const Package* libc_package(const Distro& distro, LibcKind kind) {
+  const LibcFamily* family = libc_family(kind);
+  for (const ListedName& name : listed_names(family->packages)) {
+    const Package* p = distro.package(std::string(name.name));
+    if (p && p->manager == family->package_manager) return p;
+  }
+  return nullptr;
 }
 
 // The folders a libc lives in, real paths, each once: lib, lib64, usr/lib, usr/lib64 and multiarch ones.
@@ -40,26 +52,30 @@ std::vector<std::string> libc_dirs(const FsView& view) {
 
 }  // namespace
 
+LibcKind loader_libc(const Node* node) {
+  if (!node || !node->elf) return LibcKind::Unknown;
+  const ElfFacts& e = *node->elf;
+  if (e.is_musl_loader) return LibcKind::Musl;
+  if (!e.glibc_release.empty()) return LibcKind::Glibc;
+  return e.libc;
+}
+
 LibcInfo detect_libc(const FsView& view, const Distro& distro) {
   std::vector<std::string> musl_evidence, glibc_evidence, shims;
   std::string musl_version, glibc_version, glibc_elf_version;
 
-  const Package* apk_musl = distro.package("musl");
-  if (apk_musl && apk_musl->manager == "apk") {
-    musl_evidence.push_back("apk package musl " + apk_musl->version);
-    musl_version = upstream_version(apk_musl->version);
+  const Package* musl_package = libc_package(distro, LibcKind::Musl);
+  if (musl_package) {
+    musl_evidence.push_back(musl_package->manager + " package " + musl_package->name + " " + musl_package->version);
+    musl_version = upstream_version(musl_package->version);
   }
-  for (const char* name : {"libc6", "libc-bin"}) {
-    const Package* p = distro.package(name);
-    if (p && p->manager == "dpkg") {
-      glibc_evidence.push_back("dpkg package " + p->name + " " + p->version);
-      glibc_version = upstream_version(p->version);
-      break;
-    }
+  if (const Package* p = libc_package(distro, LibcKind::Glibc)) {
+    glibc_evidence.push_back(p->manager + " package " + p->name + " " + p->version);
+    glibc_version = upstream_version(p->version);
   }
-  for (const char* name : {"gcompat", "libc6-compat"}) {
-    const Package* p = distro.package(name);
-    if (p && p->manager == "apk") shims.push_back(name);
+  for (const LibcShim& shim : libc_shims()) {
+    const Package* p = distro.package(shim.package);
+    if (p && p->manager == shim.package_manager) shims.push_back(shim.package);
   }
 
   std::set<std::string> seen_real;
@@ -67,7 +83,7 @@ LibcInfo detect_libc(const FsView& view, const Distro& distro) {
     auto names = view.list_dir(dir);
     std::sort(names.begin(), names.end());
     for (auto& name : names) {
-      bool musl_name = starts_with(name, "ld-musl-") && ends_with(name, ".so.1");
+      bool musl_name = musl_loader_arch(name).has_value();
       bool glibc_name = is_glibc_name(name);
       if (!musl_name && !glibc_name) continue;
       std::string path = dir + "/" + name;
@@ -94,7 +110,7 @@ LibcInfo detect_libc(const FsView& view, const Distro& distro) {
 
   LibcInfo info;
   bool glibc_files = !glibc_elf_version.empty();
-  if (apk_musl && apk_musl->manager == "apk") info.family = LibcKind::Musl;
+  if (musl_package) info.family = LibcKind::Musl;
   else if (!glibc_version.empty() || glibc_files) info.family = LibcKind::Glibc;
   else if (!musl_evidence.empty()) info.family = LibcKind::Musl;
 

@@ -52,8 +52,8 @@ LibrarySearch::Candidate LibrarySearch::classify(const Node& n, const LoaderTarg
     } else if (e.little_endian != t.little_endian) {
       c.what = same_machine ? (e.little_endian ? "is little-endian" : "is big-endian") : "is for " + e.machine;
       c.glibc_error = std::string("ELF file data encoding not ") + (t.little_endian ? "little-endian" : "big-endian");
-    } else if (e.type == "rel" || e.type == "core") {
-      c.what = "is not a shared object (ELF type " + e.type + ")";
+    } else if (e.type == ElfType::Rel || e.type == ElfType::Core) {
+      c.what = "is not a shared object (ELF type " + to_string(e.type) + ")";
       c.glibc_error = "only ET_DYN and ET_EXEC can be loaded";
     } else {
       c.loadable = true;

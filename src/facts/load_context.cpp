@@ -37,7 +37,7 @@ class FilesByName {
     auto it = files_.find(name);
     if (it == files_.end()) return nullptr;
     for (const BinaryFacts* b : it->second)
-      if (same_target(*b->elf, for_lib) && b->elf->type == "dyn") return b;
+      if (same_target(*b->elf, for_lib) && b->elf->type == ElfType::Dyn) return b;
     return nullptr;
   }
 

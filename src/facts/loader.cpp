@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "facts/libc_names.h"
+#include "elf/libc_table.h"
 #include "facts/library_search.h"
 #include "facts/loader_setup.h"
 #include "util/limits.h"
@@ -73,7 +73,8 @@ LoaderFlavor LoaderEmulator::Walker::flavor_of(const BinaryFacts& b, bool interp
   // A program that cannot start is still searched as the image's own loader would.
   if (interpreter_missing && image_known) return image;
   if (!elf.interpreter.empty())
-    return starts_with(base_name(elf.interpreter), "ld-musl-") ? LoaderFlavor::Musl : LoaderFlavor::Glibc;
+    return libc_told_by(base_name(elf.interpreter), kInInterpreter) == LibcKind::Musl ? LoaderFlavor::Musl
+                                                                                     : LoaderFlavor::Glibc;
   if (image_known) return image;
   return elf.libc == LibcKind::Musl ? LoaderFlavor::Musl : LoaderFlavor::Glibc;
 }
@@ -139,6 +140,10 @@ void LoaderEmulator::Walker::resolve(BinaryFacts& b) {
       n.missing_reason.clear();
       n.conf_only_path.clear();
       n.conf_only_layer = -1;
+    }
+    if (n.cpu_only && !n.cpu_alternatives.empty()) {
+      std::string dir = parent_dir(n.cpu_alternatives.front());
+      n.cpu_base_path = join_in_image(hwcap_subdir_base(dir, elf.e_machine, elf.elf_class, elf.little_endian), name);
     }
     if (says_something(n)) b.library_notes.emplace(name, std::move(n));
   }

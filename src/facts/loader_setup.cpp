@@ -3,9 +3,11 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "elf/architectures.h"
-#include "facts/libc_names.h"
+#include "elf/libc_table.h"
 #include "util/image_files.h"
 #include "util/limits.h"
 #include "util/paths.h"
@@ -65,9 +67,9 @@ std::vector<std::string> default_glibc_dirs(uint16_t machine, int elf_class) {
 }  // namespace
 
 std::string musl_arch_of(const ElfFacts& elf) {
-  std::string interp = base_name(elf.interpreter);
-  if (starts_with(interp, "ld-musl-") && interp.size() > 13 && ends_with(interp, ".so.1"))
-    return interp.substr(8, interp.size() - 13);
+  const std::string interp = base_name(elf.interpreter);
+  std::optional<std::string_view> arch = musl_loader_arch(interp);
+  if (arch && !arch->empty()) return std::string(*arch);
   const Architecture* a = architecture_of(elf);
   return a && *a->musl_arch ? a->musl_arch : elf.machine;
 }

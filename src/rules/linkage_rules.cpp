@@ -8,8 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "facts/glibc_loader.h"
-#include "facts/libc_names.h"
+#include "elf/libc_table.h"
 #include "rules/library_packages.h"
 #include "util/paths.h"
 #include "util/strings.h"
@@ -37,15 +36,6 @@ std::string python_package_of(const ImageFacts& facts, const std::string& path) 
 std::string relative_origin(const std::string& lib, const std::string& dependency) {
   auto rel = std::filesystem::path(parent_dir(dependency)).lexically_relative(parent_dir(lib)).string();
   return rel == "." || rel.empty() ? "$ORIGIN" : "$ORIGIN/" + rel;
-}
-
-// The library folder that a glibc-hwcaps ("glibc-hwcaps/x86-64-v3") or legacy hwcap subfolder
-// ("haswell/x86_64") `dir` belongs to. 2.36 is the last release that searches both kinds.
-std::string cpu_subdir_base(const std::string& dir, const ElfFacts& e) {
-  size_t longest = 0;
-  for (auto& sub : glibc_hwcap_subdirs(e.e_machine, e.elf_class, e.little_endian, "2.36"))
-    if (sub.cpu_dependent && sub.path.size() > longest && ends_with(dir, "/" + sub.path)) longest = sub.path.size();
-  return longest ? dir.substr(0, dir.size() - longest - 1) : parent_dir(dir);
 }
 
 // Which advice of needed-lib-missing fits what the package table knows of the libraries.
@@ -131,9 +121,8 @@ void LinkageChecks::add_cpu_only(const BinaryFacts& b, FindingSource layer) {
   for (auto& [name, note] : b.library_notes) {
     if (!note.cpu_only || note.cpu_alternatives.empty()) continue;
     libs.push_back(name);
-    std::string dir = parent_dir(note.cpu_alternatives.front());
-    where.push_back(display_path(dir));
-    base.push_back(display_path(join_in_image(cpu_subdir_base(dir, *b.elf), name)));
+    where.push_back(display_path(parent_dir(note.cpu_alternatives.front())));
+    base.push_back(display_path(note.cpu_base_path));
   }
   if (libs.empty()) return;
   groups_.add("needed-lib-cpu-only", layer, join(libs, ",") + "|" + join(where, ","), b.path,
@@ -148,10 +137,11 @@ bool LinkageChecks::check_libc(const BinaryFacts& b, FindingSource layer) {
                              ((built_for == LibcKind::Glibc && image_libc_ == LibcKind::Musl) ||
                               (built_for == LibcKind::Musl && image_libc_ == LibcKind::Glibc));
   if (!libc_mismatch) return false;
-  // The shims that let them start (the catalog's shim_note), gcompat when the image does not name its own.
+  // The shims that let them start (the catalog's shim_note): the image's shim packages, else the shim the
+  // table names first, whose links these may be.
   std::vector<std::string> shims;
   if (b.interpreter_present && b.interpreter_libc == LibcKind::Musl && built_for == LibcKind::Glibc)
-    shims = facts_.libc.shims.empty() ? std::vector<std::string>{"gcompat"} : facts_.libc.shims;
+    shims = facts_.libc.shims.empty() ? std::vector<std::string>{libc_shims().front().package} : facts_.libc.shims;
   groups_.add("libc-mismatch", layer, std::string(to_string(built_for)) + "|" + join(shims, ","), b.path,
               {{"binary_libc", to_string(built_for)}, {"shims", shims}}, {libc_key_});
   return true;
@@ -163,7 +153,7 @@ void LinkageChecks::check(const BinaryFacts& b) {
   // Beside, never instead of, what its loader's view tells (an interpreter missing, a library).
   if (!e.sections_error.empty())
     groups_.add("elf-sections-unreadable", layer, e.sections_error, b.path, {{"error", e.sections_error}});
-  if (e.type == "rel" || e.type == "core") return;
+  if (e.type == ElfType::Rel || e.type == ElfType::Core) return;
   if (e.os != "linux") {
     groups_.add("other-os-binary", layer, e.os, b.path, {{"os", e.os}});
     return;  // no Linux loader maps it: its linkage says nothing about this image

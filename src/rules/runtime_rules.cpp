@@ -1,6 +1,8 @@
 // How programs will run on this libc: musl-allocator, musl-thread-stack, exec-stack.
 #include "rules/runtime_rules.h"
 
+#include "elf/libc_table.h"
+
 namespace imgaudit {
 
 namespace {
@@ -10,8 +12,8 @@ constexpr uint32_t kPfX = 1;
 bool preloads_allocator(const ImageInfo& image) {
   auto preload = image.env_value("LD_PRELOAD");
   if (!preload) return false;
-  for (auto name : {"mimalloc", "jemalloc", "tcmalloc"})
-    if (preload->find(name) != std::string::npos) return true;
+  for (const Allocator& a : allocators())
+    if (preload->find(a.name) != std::string::npos) return true;
   return false;
 }
 

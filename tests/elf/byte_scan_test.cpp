@@ -67,11 +67,12 @@ TEST(ByteScan, StreamScanAcrossPiecesEqualsOnePass) {
 TEST(ContentScan, LeavesOutTheSkippedRanges) {
   std::string bytes = std::string(100, '.') + "mimalloc: " + std::string(100, '.') + "mimalloc: " + std::string(10, '.');
   const ScanScope none{false, false, false, false};
-  EXPECT_EQ(scan_content(bytes, none).at[kMimalloc], 100u);
-  EXPECT_EQ(scan_content(bytes, none, {{90, 120}}).at[kMimalloc], 210u);
-  EXPECT_EQ(scan_content(bytes, none, {{90, 120}, {95, 110}}).at[kMimalloc], 210u);  // overlapping code sections
-  EXPECT_FALSE(scan_content(bytes, none, {{0, 120}, {200, bytes.size()}}).found(kMimalloc));
-  EXPECT_FALSE(scan_content(bytes, none, {{0, bytes.size() + 100}}).found(kMimalloc));
+  EXPECT_EQ(scan_content(bytes, none).at[kAllocatorBanners], 100u);
+  EXPECT_EQ(scan_content(bytes, none, {{90, 120}}).at[kAllocatorBanners], 210u);
+  // Overlapping code sections.
+  EXPECT_EQ(scan_content(bytes, none, {{90, 120}, {95, 110}}).at[kAllocatorBanners], 210u);
+  EXPECT_FALSE(scan_content(bytes, none, {{0, 120}, {200, bytes.size()}}).found(kAllocatorBanners));
+  EXPECT_FALSE(scan_content(bytes, none, {{0, bytes.size() + 100}}).found(kAllocatorBanners));
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ TEST(ElfDynamic, SharedLibraryWithSoname) {
   std::string lib = build(dir, "gcc", kLibFooC, "libfoo.so.1", "-shared -fPIC -Wl,-soname,libfoo.so.1");
   ASSERT_FALSE(lib.empty());
   ElfFacts f = facts_of_file(lib);
-  EXPECT_EQ(f.type, "dyn");
+  EXPECT_EQ(f.type, ElfType::Dyn);
   EXPECT_EQ(f.soname, "libfoo.so.1");
   EXPECT_EQ(f.interpreter, "");
   EXPECT_EQ(f.linkage, Linkage::Dynamic);

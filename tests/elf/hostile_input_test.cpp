@@ -216,7 +216,7 @@ TEST(ElfHostileInput, SymbolTableBombIsReadInBoundedTime) {
   ElfResult r = inspect_elf(bytes);
   double cpu = double(std::clock() - start) / CLOCKS_PER_SEC;
   ASSERT_TRUE(r.facts) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.facts->type, "rel");
+  EXPECT_EQ(r.facts->type, ElfType::Rel);
   EXPECT_LT(cpu, 20.0) << "CPU seconds";
 }
 

@@ -1,4 +1,4 @@
-// The facts of issue 11 by their JSON names, and x32's ELF class.
+// The facts of issue 11 by their JSON names, the ELF type's names, and x32's ELF class.
 #include <nlohmann/json.hpp>
 
 #include "elf_test_support.h"
@@ -32,6 +32,34 @@ TEST(ElfJson, NewFactsByName) {
   EXPECT_TRUE(back.resolves_names);
 }
 
+TEST(ElfJson, TypeByItsName) {
+  const std::pair<ElfType, const char*> kNames[] = {{ElfType::Rel, "rel"},
+                                                    {ElfType::Exec, "exec"},
+                                                    {ElfType::Dyn, "dyn"},
+                                                    {ElfType::Core, "core"},
+                                                    {static_cast<ElfType>(0), "et-0"},  // ET_NONE
+                                                    {static_cast<ElfType>(0xfe00), "et-65024"},  // ET_LOOS
+                                                    {ElfType::Unknown, ""}};
+  for (const auto& [type, name] : kNames) {
+    EXPECT_EQ(to_string(type), name);
+    ElfFacts f;
+    f.type = type;
+    nlohmann::json j = f;
+    EXPECT_EQ(j.at("type"), name);
+    EXPECT_EQ(to_string(j.get<ElfFacts>().type), name);
+    ElfError e{"damaged", ElfIdentity{"x86_64", 64, type}};
+    nlohmann::json ej = e;
+    EXPECT_EQ(ej.at("identity").at("type"), name);
+    EXPECT_EQ(to_string(ej.get<ElfError>().identity->type), name);
+  }
+  EXPECT_EQ(ElfFacts{}.type, ElfType::Unknown);
+  for (const char* other : {"shared", "et-", "et-x", "et-65536", "et-1234567", "DYN"}) {
+    ElfFacts f = nlohmann::json{{"type", other}}.get<ElfFacts>();
+    EXPECT_EQ(f.type, ElfType::Unknown) << other;
+  }
+  EXPECT_EQ(nlohmann::json::object().get<ElfFacts>().type, ElfType::Unknown) << "facts of an older version";
+}
+
 TEST(ElfJson, X32IsClass32OnX86_64) {
   // x32: ELFCLASS32 with EM_X86_64. Naming its machine is the architecture table's business.
   TempDir dir;
@@ -54,7 +82,7 @@ TEST(ElfJson, X32IsClass32OnX86_64) {
     EXPECT_EQ(j.get<ElfFacts>().elf_class, 32) << path;
   }
   ElfFacts e = facts_of_file(exec);
-  EXPECT_EQ(e.type, "exec");
+  EXPECT_EQ(e.type, ElfType::Exec);
   EXPECT_EQ(e.linkage, Linkage::Static);
   EXPECT_TRUE(e.is_program);
 }

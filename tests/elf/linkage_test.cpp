@@ -14,7 +14,7 @@ TEST(ElfLinkage, GccDynamic) {
     EXPECT_EQ(f.machine, native_target().machine);
     EXPECT_EQ(f.elf_class, 64);
     EXPECT_TRUE(f.little_endian);
-    EXPECT_EQ(f.type, "dyn");  // Debian's gcc builds PIE by default
+    EXPECT_EQ(f.type, ElfType::Dyn);  // Debian's gcc builds PIE by default
     EXPECT_EQ(f.linkage, Linkage::Dynamic);
     EXPECT_EQ(f.interpreter, native_target().glibc_interpreter);
     EXPECT_EQ(f.needed, std::vector<std::string>{"libc.so.6"});
@@ -36,7 +36,7 @@ TEST(ElfLinkage, GccStatic) {
   std::string bin = build(dir, "gcc", kHelloC, "hello", "-static");
   ASSERT_FALSE(bin.empty());
   ElfFacts f = facts_of_file(bin);
-  EXPECT_EQ(f.type, "exec");
+  EXPECT_EQ(f.type, ElfType::Exec);
   EXPECT_EQ(f.linkage, Linkage::Static);
   EXPECT_EQ(f.interpreter, "");
   EXPECT_TRUE(f.needed.empty());
@@ -54,7 +54,7 @@ TEST(ElfLinkage, GccStaticPie) {
   ASSERT_FALSE(bin.empty());
   for (const std::string& path : {bin, stripped_copy(bin)}) {
     ElfFacts f = facts_of_file(path);
-    EXPECT_EQ(f.type, "dyn");
+    EXPECT_EQ(f.type, ElfType::Dyn);
     EXPECT_EQ(f.linkage, Linkage::StaticPie);
     EXPECT_EQ(f.interpreter, "");
     EXPECT_TRUE(f.needed.empty());

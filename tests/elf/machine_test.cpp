@@ -15,7 +15,7 @@ TEST(ElfMachine, Aarch64GlibcProgram) {
   EXPECT_EQ(f.e_machine, EM_AARCH64);
   EXPECT_EQ(f.elf_class, 64);
   EXPECT_TRUE(f.little_endian);
-  EXPECT_EQ(f.type, "dyn");
+  EXPECT_EQ(f.type, ElfType::Dyn);
   EXPECT_EQ(f.linkage, Linkage::Dynamic);
   EXPECT_TRUE(f.is_program);
   EXPECT_EQ(f.os, "linux");
@@ -66,7 +66,7 @@ TEST(ElfMachine, I386Object) {
   EXPECT_EQ(f.machine, "i386");
   EXPECT_EQ(f.e_machine, EM_386);
   EXPECT_EQ(f.elf_class, 32);
-  EXPECT_EQ(f.type, "rel");
+  EXPECT_EQ(f.type, ElfType::Rel);
   EXPECT_EQ(f.linkage, Linkage::Static);
   EXPECT_FALSE(f.is_program);
 }
@@ -78,7 +78,7 @@ TEST(ElfMachine, I386MuslProgram) {
   EXPECT_EQ(f.machine, "i386");
   EXPECT_EQ(f.elf_class, 32);
   EXPECT_TRUE(f.little_endian);
-  EXPECT_EQ(f.type, "dyn");
+  EXPECT_EQ(f.type, ElfType::Dyn);
   EXPECT_EQ(f.linkage, Linkage::Dynamic);
   EXPECT_TRUE(f.is_program);
   EXPECT_EQ(f.interpreter, "/lib/ld-musl-i386.so.1");

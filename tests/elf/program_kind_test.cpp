@@ -14,7 +14,7 @@ TEST(ElfProgramKind, StaticPieIsAProgram) {
   ASSERT_FALSE(bin.empty());
   for (const std::string& path : {bin, sectionless_copy(bin), stripped_copy(bin)}) {
     ElfFacts f = facts_of_file(path);
-    EXPECT_EQ(f.type, "dyn") << path;
+    EXPECT_EQ(f.type, ElfType::Dyn) << path;
     EXPECT_EQ(f.linkage, Linkage::StaticPie) << path;
     EXPECT_TRUE(f.is_program) << path;
   }
@@ -27,7 +27,7 @@ TEST(ElfProgramKind, Aarch64StaticPieIsAProgram) {
   for (const char* name : {"et-dyn-without-interp", "et-dyn-without-interp-sectionless"}) {
     ElfFacts f = yaml_elf_facts(name);
     EXPECT_EQ(f.machine, "aarch64") << name;
-    EXPECT_EQ(f.type, "dyn") << name;
+    EXPECT_EQ(f.type, ElfType::Dyn) << name;
     EXPECT_EQ(f.linkage, Linkage::StaticPie) << name;
     EXPECT_TRUE(f.is_program) << name;
     EXPECT_EQ(f.interpreter, "") << name;
@@ -55,14 +55,14 @@ TEST(ElfProgramKind, PieIsADynamicProgram) {
   std::string bin = build(dir, "gcc", kHelloC, "hello", "-fPIE -pie");
   ASSERT_FALSE(bin.empty());
   ElfFacts f = facts_of_file(bin);
-  EXPECT_EQ(f.type, "dyn");
+  EXPECT_EQ(f.type, ElfType::Dyn);
   EXPECT_EQ(f.linkage, Linkage::Dynamic);
   EXPECT_TRUE(f.is_program);
 
   std::string exec = build(dir, "gcc", kHelloC, "hello-nopie", "-no-pie");
   ASSERT_FALSE(exec.empty());
   ElfFacts e = facts_of_file(exec);
-  EXPECT_EQ(e.type, "exec");
+  EXPECT_EQ(e.type, ElfType::Exec);
   EXPECT_TRUE(e.is_program);
 }
 
@@ -76,7 +76,7 @@ TEST(ElfProgramKind, SharedLibrariesAndObjectsAreNotPrograms) {
   EXPECT_EQ(l.linkage, Linkage::Dynamic);
   EXPECT_FALSE(l.is_program);
   ElfFacts o = facts_of_file(object);
-  EXPECT_EQ(o.type, "rel");
+  EXPECT_EQ(o.type, ElfType::Rel);
   EXPECT_FALSE(o.is_program);
 }
 

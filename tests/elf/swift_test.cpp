@@ -80,7 +80,7 @@ TEST(ElfSwift, ObjectFileHasMetadataButNoRuntimeYet) {
   std::string object = build(dir, "gcc", kSwiftMetadataC, "main.o", "-c");
   ASSERT_FALSE(object.empty());
   ElfFacts f = facts_of_file(object);
-  EXPECT_EQ(f.type, "rel");
+  EXPECT_EQ(f.type, ElfType::Rel);
   EXPECT_TRUE(f.swift);
   EXPECT_FALSE(f.swift_static);
 }

@@ -146,7 +146,7 @@ TEST(ElfTargetOs, BsdNotes) {
     EXPECT_EQ(yaml_elf_facts(c.program).os, c.os) << c.program;
     ElfFacts object = yaml_elf_facts(c.object);
     EXPECT_EQ(object.os, c.os) << c.object;
-    EXPECT_EQ(object.type, "rel") << c.object;
+    EXPECT_EQ(object.type, ElfType::Rel) << c.object;
     ElfFacts i386 = yaml_elf_facts(c.object + std::string("-i386"));
     EXPECT_EQ(i386.os, c.os) << c.object << "-i386";
     EXPECT_EQ(i386.machine, "i386") << c.object << "-i386";

@@ -11,9 +11,9 @@
 #include <map>
 #include <set>
 
+#include "elf/libc_table.h"
 #include "facts/glibc_loader.h"
 #include "facts/ld_so_cache.h"
-#include "facts/libc_names.h"
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"
@@ -455,8 +455,10 @@ TEST_F(LoaderSearch, AGlibcHwcapsCopyDependsOnTheCpu) {
   EXPECT_EQ(both.resolved.at("libfoo.so.1"), image_path(rp + "/libfoo.so.1"));
   EXPECT_EQ(both.library_notes.at("libfoo.so.1").cpu_alternatives, Names{image_path(hw + "/libfoo.so.1")});
   EXPECT_FALSE(both.library_notes.at("libfoo.so.1").cpu_only);
+  EXPECT_EQ(both.library_notes.at("libfoo.so.1").cpu_base_path, "");
   EXPECT_EQ(only_hw.resolved.at("libfoo.so.1"), image_path(hw + "/libfoo.so.1"));
   EXPECT_TRUE(only_hw.library_notes.at("libfoo.so.1").cpu_only);
+  EXPECT_EQ(only_hw.library_notes.at("libfoo.so.1").cpu_base_path, image_path(rp + "/libfoo.so.1"));
   EXPECT_TRUE(only_hw.missing_needed.empty());
 }
 

@@ -27,7 +27,7 @@ struct Target {
   bool little_endian;
 };
 
-ElfFacts elf_for(const Target& t, const std::string& type) {
+ElfFacts elf_for(const Target& t, ElfType type) {
   ElfFacts f;
   f.e_machine = t.e_machine;
   f.elf_class = t.elf_class;
@@ -41,12 +41,12 @@ ElfFacts elf_for(const Target& t, const std::string& type) {
 
 // A glibc program of `t` needing libfoo.so.1, with this RUNPATH, at usr/bin/app; the library at `library`.
 void add_program(ViewBuilder& b, const Target& t, const std::string& runpath, const std::string& library) {
-  ElfFacts app = elf_for(t, "exec");
+  ElfFacts app = elf_for(t, ElfType::Exec);
   app.is_program = true;
   app.needed = {"libfoo.so.1"};
   app.runpath = {runpath};
   b.elf("usr/bin/app", b.keep(app));
-  ElfFacts foo = elf_for(t, "dyn");
+  ElfFacts foo = elf_for(t, ElfType::Dyn);
   foo.soname = "libfoo.so.1";
   b.elf(library, b.keep(foo));
 }
@@ -161,6 +161,17 @@ TEST(GlibcLoaderTargets, LegacySubdirectoriesOfEachTargetUpTo236) {
   EXPECT_NE(std::find(arm.begin(), arm.end(), "v8l/neon"), arm.end());
   EXPECT_EQ(paths_of(glibc_hwcap_subdirs(EM_RISCV, 64, true, "2.36")), Names{"tls"});
   EXPECT_EQ(paths_of(glibc_hwcap_subdirs(9999, 64, true, "2.36")), Names{"tls"});
+}
+
+TEST(GlibcLoaderTargets, HwcapSubdirBaseIsTheFolderTheSubdirIsIn) {
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/glibc-hwcaps/x86-64-v3", EM_X86_64, 64, true), "opt/lib");
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/glibc-hwcaps/power9", EM_PPC64, 64, true), "usr/lib");
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/aarch64/atomics", EM_AARCH64, 64, true), "usr/lib")
+      << "the longest subfolder of glibc's list";
+  EXPECT_EQ(hwcap_subdir_base("usr/lib/tls/aarch64/atomics", EM_AARCH64, 64, true), "usr/lib");
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/glibc-hwcaps/x86-64-v3", EM_AARCH64, 64, true), "opt/lib/glibc-hwcaps")
+      << "another target's subfolder is a folder like any other";
+  EXPECT_EQ(hwcap_subdir_base("opt/lib/x86-64-v3", EM_X86_64, 64, true), "opt/lib");
 }
 
 TEST(GlibcLoaderTargets, CacheFlagsOfEachTarget) {

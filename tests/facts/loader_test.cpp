@@ -6,7 +6,7 @@
 
 #include <sys/resource.h>
 
-#include "facts/libc_names.h"
+#include "elf/libc_table.h"
 #include "facts/loader.h"
 #include "native_target.h"
 #include "test_support.h"

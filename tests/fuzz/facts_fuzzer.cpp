@@ -37,7 +37,7 @@ ElfFacts dynamic_elf(std::vector<std::string> needed, std::string interpreter) {
   ElfFacts f;
   f.machine = "x86_64";
   f.e_machine = 62;
-  f.type = "dyn";
+  f.type = ElfType::Dyn;
   f.linkage = Linkage::Dynamic;
   f.is_program = !interpreter.empty();
   f.interpreter = std::move(interpreter);
