@@ -57,7 +57,7 @@ PlaceholderForm parse_form(const std::string& name, const nlohmann::json& j) {
   form.separator = j.value("separator", ", ");
   form.terms = j.value("terms", std::map<std::string, std::string>{});
   if (form.when.empty() != form.text.empty())
-    throw std::runtime_error("placeholder \"" + name + "\": a note has both \"when\" and \"text\"");
+    throw std::runtime_error("placeholder \"" + name + "\": a note needs both \"when\" and \"text\"");
   return form;
 }
 

@@ -36,7 +36,8 @@ for command in $(sed -n '/^Subcommands:/,$ s/^ \{1,\}\([a-z]\{1,\}\) .*/\1/p' <<
 done
 
 # Every JSON name of the example's report (the names, not the data: resolved's
-# keys are sonames), in the rendered JSON section.
+# keys are sonames, values' keys are the rules' placeholder names), in the
+# rendered JSON section.
 json_section=$(sed -n '/^   JSON/,/^   SARIF/p' <<<"$rendered")
 "$binary" --format json "$example" >"${TMPDIR:-/tmp}/imgaudit-man-$$.json"
 names=$(python3 - "${TMPDIR:-/tmp}/imgaudit-man-$$.json" <<'PY'
@@ -46,7 +47,7 @@ def walk(value, key=None):
     if isinstance(value, dict):
         for k, v in value.items():
             names.add(k)
-            if k not in ("resolved", "summary"):
+            if k not in ("resolved", "summary", "values"):
                 walk(v, k)
     elif isinstance(value, list):
         for v in value:
