@@ -114,20 +114,12 @@ std::string help_text(const Rule& r) {
 std::string sarif_message_string(const std::string& tmpl) {
   const std::vector<std::string> names = placeholder_names(tmpl);
   std::string out;
-  for (size_t i = 0; i < tmpl.size(); ++i) {
-    if (tmpl[i] == '{') {
-      size_t close = tmpl.find('}', i);
-      if (close != std::string::npos) {
-        std::string inner = tmpl.substr(i + 1, close - i - 1);
-        auto it = std::find(names.begin(), names.end(), inner.substr(0, inner.find('|')));
-        if (it != names.end()) {
-          out += "{" + std::to_string(it - names.begin()) + "}";
-          i = close;
-          continue;
-        }
-      }
+  for (auto& piece : template_pieces(tmpl)) {
+    if (!piece.name.empty()) {
+      out += "{" + std::to_string(std::find(names.begin(), names.end(), piece.name) - names.begin()) + "}";
+      continue;
     }
-    out += tmpl[i] == '{' ? "{{" : tmpl[i] == '}' ? "}}" : std::string(1, tmpl[i]);
+    for (char c : piece.text) out += c == '{' ? "{{" : c == '}' ? "}}" : std::string(1, c);
   }
   return out;
 }

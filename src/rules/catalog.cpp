@@ -32,14 +32,10 @@ void check_plain(const std::string& what, const std::string& text) {
 // Advice: every placeholder written {name|general wording}, so that the
 // catalog's own texts read without any.
 void check_advice(const std::string& key, const std::string& text) {
-  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open + 1)) {
-    size_t close = text.find('}', open);
-    std::string inner = text.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
-    size_t bar = inner.find('|');
-    if (close == std::string::npos || bar == std::string::npos || !is_placeholder_name(inner.substr(0, bar)) ||
-        bar + 1 == inner.size())
-      throw std::runtime_error("advice \"" + key + "\": {" + inner +
-                               (close == std::string::npos ? "" : "}") +
+  for (auto& piece : template_pieces(text)) {
+    const size_t brace = piece.name.empty() ? piece.text.find('{') : 0;
+    if (brace != std::string::npos && (piece.name.empty() || !piece.general || piece.general->empty()))
+      throw std::runtime_error("advice \"" + key + "\": " + piece.text.substr(brace) +
                                " is not a placeholder with a general wording, {name|general wording}");
   }
   check_plain("advice \"" + key + "\" in general", general_text(text));
@@ -71,6 +67,20 @@ void check_notes(const Rule& r) {
             throw std::runtime_error("placeholder \"" + name + "\" holds the note {" + inner + "}");
 }
 
+std::set<std::string> names_used(const Rule& rule) {
+  std::vector<const std::string*> texts{&rule.message};
+  for (auto& [key, advice] : rule.advice_templates) texts.push_back(&advice);
+  for (auto& [name, form] : rule.placeholders) {
+    texts.push_back(&form.text);
+    texts.push_back(&form.one);
+    if (form.otherwise) texts.push_back(&*form.otherwise);
+  }
+  std::set<std::string> names;
+  for (auto* text : texts)
+    for (auto& name : placeholder_names(*text)) names.insert(name);
+  return names;
+}
+
 Rule parse_rule(const char* file, const char* text) {
   try {
     auto j = nlohmann::json::parse(text);
@@ -95,6 +105,7 @@ Rule parse_rule(const char* file, const char* text) {
     const auto placeholders = j.value("placeholders", nlohmann::json::object());  // kept: items() refers to it
     for (auto& [name, form] : placeholders.items()) r.placeholders[name] = parse_form(name, form);
     check_notes(r);
+    r.names_used = names_used(r);
     const auto report = j.value("text_report", nlohmann::json::object());
     r.text_column = report.value("column", "");
     r.text_note = report.value("note", "");
@@ -133,25 +144,33 @@ const Rule& Catalog::rule(const std::string& id) const {
   throw std::out_of_range("unknown rule id: " + id);
 }
 
+std::vector<TemplatePiece> template_pieces(const std::string& tmpl) {
+  std::vector<TemplatePiece> pieces;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    const size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
+    if (close != std::string::npos) {
+      const std::string inner = tmpl.substr(i + 1, close - i - 1);
+      const size_t bar = inner.find('|');
+      TemplatePiece placeholder{tmpl.substr(i, close - i + 1), inner.substr(0, bar), std::nullopt};
+      if (is_placeholder_name(placeholder.name)) {
+        if (bar != std::string::npos) placeholder.general = inner.substr(bar + 1);
+        pieces.push_back(std::move(placeholder));
+        i = close;
+        continue;
+      }
+    }
+    if (pieces.empty() || !pieces.back().name.empty()) pieces.emplace_back();
+    pieces.back().text += tmpl[i];
+  }
+  return pieces;
+}
+
 std::string fill_template(const std::string& text, const std::map<std::string, std::string>& vars) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    if (text[i] == '{') {
-      auto close = text.find('}', i);
-      if (close != std::string::npos) {
-        std::string inner = text.substr(i + 1, close - i - 1);
-        auto bar = inner.find('|');
-        std::string name = inner.substr(0, bar);
-        auto it = vars.find(name);
-        if (it != vars.end() || (bar != std::string::npos && is_placeholder_name(name))) {
-          out += it != vars.end() ? it->second : inner.substr(bar + 1);
-          i = close + 1;
-          continue;
-        }
-      }
-    }
-    out += text[i++];
+  for (auto& piece : template_pieces(text)) {
+    auto it = piece.name.empty() ? vars.end() : vars.find(piece.name);
+    out += it != vars.end() ? it->second : piece.general ? *piece.general : piece.text;
   }
   return out;
 }
@@ -160,13 +179,9 @@ std::string general_text(const std::string& text) { return fill_template(text, {
 
 std::vector<std::string> placeholder_names(const std::string& tmpl) {
   std::vector<std::string> names;
-  for (size_t open = tmpl.find('{'); open != std::string::npos; open = tmpl.find('{', open + 1)) {
-    size_t close = tmpl.find('}', open);
-    if (close == std::string::npos) break;
-    std::string inner = tmpl.substr(open + 1, close - open - 1);
-    std::string name = inner.substr(0, inner.find('|'));
-    if (is_placeholder_name(name) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  }
+  for (auto& piece : template_pieces(tmpl))
+    if (!piece.name.empty() && std::find(names.begin(), names.end(), piece.name) == names.end())
+      names.push_back(piece.name);
   return names;
 }
 

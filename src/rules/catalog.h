@@ -1,6 +1,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct Rule {
   // The text report's column beside each file (a value, "libs"), and the note under the files ("python_note");
   // "" for none.
   std::string text_column, text_note;
+  // Every placeholder the message, the advice and the notes name: which of the image's values a finding carries.
+  std::set<std::string> names_used;
 };
 
 class Catalog {
@@ -58,6 +61,15 @@ class Catalog {
   std::vector<Rule> rules_;
   std::string version_;
 };
+
+// One piece of a template, as every reader of templates splits it: literal text, or a placeholder {name}
+// or {name|general wording} (a name is a-z, 0-9 and _). A brace that opens no placeholder is literal text.
+struct TemplatePiece {
+  std::string text;                    // the literal text, or the placeholder as written ("{count}")
+  std::string name;                    // the placeholder's name; "" for literal text
+  std::optional<std::string> general;  // the placeholder's general wording, when written
+};
+std::vector<TemplatePiece> template_pieces(const std::string& tmpl);
 
 // Replaces each {name} and {name|general wording} in `text` with vars[name];
 // a name missing from `vars` gives its general wording when it has one, and

@@ -23,25 +23,6 @@ FindingValues image_values(const ImageFacts& f) {
   return v;
 }
 
-namespace {
-
-// Every placeholder any template of `rule` names: which of the image's values its findings carry.
-std::set<std::string> names_used(const Rule& rule) {
-  std::vector<const std::string*> texts{&rule.message};
-  for (auto& [key, advice] : rule.advice_templates) texts.push_back(&advice);
-  for (auto& [name, form] : rule.placeholders) {
-    texts.push_back(&form.text);
-    texts.push_back(&form.one);
-    if (form.otherwise) texts.push_back(&*form.otherwise);
-  }
-  std::set<std::string> names;
-  for (auto* text : texts)
-    for (auto& name : placeholder_names(*text)) names.insert(name);
-  return names;
-}
-
-}  // namespace
-
 void FindingGroups::add(const std::string& rule_id, FindingSource source, const std::string& subject,
                         const std::string& path, FindingValues values, std::vector<std::string> advice_keys,
                         const std::string& caused_by) {
@@ -89,7 +70,7 @@ Finding FindingGroups::finding(const std::string& id, FindingSource source, cons
     f.created_by = facts_.image.layers[source.layer].created_by;
   }
   f.values = g.values;
-  const std::set<std::string> used = names_used(rule);
+  const std::set<std::string>& used = rule.names_used;
   for (auto& [name, value] : image_values(facts_))
     if (used.count(name) && !f.values.count(name)) f.values.emplace(name, value);
   if (used.count("count")) f.values.insert_or_assign("count", FindingValue::number(int64_t(f.paths.size())));

@@ -36,6 +36,23 @@ TEST(Catalog, FillsTemplates) {
   EXPECT_EQ(fill_template("unclosed {brace", {}), "unclosed {brace");
 }
 
+// The one way templates are split: filling, naming placeholders, advice checks and SARIF message strings
+// all read these pieces.
+TEST(Catalog, SplitsTemplatesIntoLiteralTextAndPlaceholders) {
+  const auto pieces = template_pieces("{{count} in ${ARCH} {Not A Name|x} {lib|a library}} {open");
+  ASSERT_EQ(pieces.size(), 5u);
+  EXPECT_EQ(pieces[0].text, "{");
+  EXPECT_EQ(pieces[1].name, "count");
+  EXPECT_EQ(pieces[1].text, "{count}");
+  EXPECT_FALSE(pieces[1].general);
+  EXPECT_EQ(pieces[2].text, " in ${ARCH} {Not A Name|x} ");
+  EXPECT_EQ(pieces[2].name, "");
+  EXPECT_EQ(pieces[3].name, "lib");
+  EXPECT_EQ(pieces[3].general, "a library");
+  EXPECT_EQ(pieces[4].text, "} {open");
+  EXPECT_EQ(placeholder_names("{b} {a|x} {b|y}"), (std::vector<std::string>{"b", "a"}));
+}
+
 TEST(Catalog, FillsPlaceholdersWithTheirGeneralWording) {
   const std::string text = "base the final stage on an image that has {interpreter|the interpreter it names}.";
   EXPECT_EQ(fill_template(text, {{"interpreter", "/lib64/ld-linux-x86-64.so.2"}}),
