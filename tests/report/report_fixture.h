@@ -33,6 +33,16 @@ inline Finding make_finding(std::string id, Severity severity, std::vector<std::
   return f;
 }
 
+// The values the rules give a needed-lib-missing finding of `libs` on Alpine (without its count, which
+// FindingGroups makes from the paths).
+inline FindingValues missing_lib_values(const std::vector<std::string>& libs) {
+  return {{"libs", libs},
+          {"first_lib", libs.front()},
+          {"python_packages", std::vector<std::string>{}},
+          {"unknown", libs},
+          {"lookup", "apk search so:" + libs.front()}};
+}
+
 // Six findings of five rules and two ignored ones:
 //   [0] interpreter-missing  error    layer 1, two paths, attributed to ./build/Dockerfile:7
 //   [1] needed-lib-missing   error    layer 2, the hostile path and another one

@@ -295,9 +295,7 @@ AuditReport report_from_rules() {
   r.facts.image.layers.resize(2);
   FindingGroups groups(r.facts);
   for (const char* path : {"usr/bin/a", "usr/bin/{b}"})
-    groups.add("needed-lib-missing", {FindingOrigin::Layer, 1}, "x", path,
-               {{"libs", std::vector<std::string>{"libssl.so.3", "libz.so.1"}}, {"first_lib", "libssl.so.3"},
-                {"python_packages", std::vector<std::string>{}}});
+    groups.add("needed-lib-missing", {FindingOrigin::Layer, 1}, "x", path, missing_lib_values({"libssl.so.3", "libz.so.1"}));
   groups.add("libc-mismatch", {FindingOrigin::Layer, 1}, "glibc", "usr/bin/a",
              {{"binary_libc", "glibc"}, {"shims", std::vector<std::string>{"gcompat"}}});
   groups.add("runs-as-root", kFromConfig, "", "", {{"user", "0"}});

@@ -27,12 +27,8 @@ std::string text(const AuditReport& r, size_t width, bool quiet = false, bool co
 // advice rendered from them.
 Finding missing_libs(std::vector<std::string> paths, int layer, std::string created_by, std::vector<std::string> libs) {
   const Rule& rule = Catalog::builtin().rule("needed-lib-missing");
-  FindingValues values = {{"count", FindingValue::number(int64_t(paths.size()))},
-                          {"libs", libs},
-                          {"first_lib", libs.front()},
-                          {"python_packages", std::vector<std::string>{}},
-                          {"unknown", libs},
-                          {"lookup", "apk search so:" + libs.front()}};
+  FindingValues values = missing_lib_values(libs);
+  values.emplace("count", FindingValue::number(int64_t(paths.size())));
   Finding f = make_finding("needed-lib-missing", Severity::Error, std::move(paths), layer, std::move(created_by),
                            render(rule, rule.message, values), render(rule, rule.advice_templates.at("lookup"), values));
   f.values = std::move(values);
