@@ -19,7 +19,7 @@ void write_legacy(const ImageSpec& spec, const ImageParts& p, TarBuilder& tar) {
     std::string id = digest_hex(Sha256::of(parent + "\n" + p.diff_ids[i]));
     const LayerBlob& l = spec.layers[i];
     std::string tar_bytes = l.compression == Compression::None ? l.bytes : uncompressed_tar(l.bytes);
-    nlohmann::json v1 = {{"id", id}, {"created", "2000-01-01T00:00:00Z"}};
+    nlohmann::json v1 = {{"id", id}, {"created", utc_time(spec.created)}};
     if (!parent.empty()) v1["parent"] = parent;
     tar.add_dir(id);
     tar.add_file(id + "/VERSION", "1.0");
@@ -73,6 +73,7 @@ void write_oci_in_tar(const ImageSpec& spec, const ImageParts& p, TarBuilder& ta
 void write_docker_archive(const ImageSpec& spec, const std::string& path, bool legacy) {
   ImageParts p = build_image_parts(spec);
   TarBuilder tar(Compression::None, path);
+  tar.set_mtime(spec.created);
   if (legacy)
     write_legacy(spec, p, tar);
   else

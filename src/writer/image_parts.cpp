@@ -1,13 +1,14 @@
 #include "writer/image_parts.h"
 
+#include <ctime>
+#include <stdexcept>
+
 #include "source/media_types.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
 
 namespace {
-
-const char* kFixedCreated = "2000-01-01T00:00:00Z";
 
 nlohmann::json string_array(const std::vector<std::string>& v) {
   nlohmann::json a = nlohmann::json::array();
@@ -29,6 +30,15 @@ std::string layer_media_type(Compression c, bool docker) {
   return media_type::kOciLayer;
 }
 
+std::string utc_time(int64_t seconds) {
+  time_t t = static_cast<time_t>(seconds);
+  struct tm utc;
+  char text[32];
+  if (!gmtime_r(&t, &utc) || strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0)
+    throw std::runtime_error("no date for the time " + std::to_string(seconds));
+  return text;
+}
+
 std::string blob_path(const std::string& digest) { return "blobs/sha256/" + digest_hex(digest); }
 
 std::string digest_hex(const std::string& digest) { return digest.substr(digest.find(':') + 1); }
@@ -41,18 +51,19 @@ std::string repo_tag(const std::string& tag) {
 }
 
 nlohmann::json make_config(const ImageSpec& spec) {
+  const std::string created = utc_time(spec.created);
   nlohmann::json diff_ids = nlohmann::json::array();
   nlohmann::json history = nlohmann::json::array();
   auto add_empty_history = [&](int before) {
     for (const auto& [i, created_by] : spec.empty_history)
       if (i == before)
-        history.push_back({{"created", kFixedCreated}, {"created_by", created_by}, {"empty_layer", true}});
+        history.push_back({{"created", created}, {"created_by", created_by}, {"empty_layer", true}});
   };
   for (size_t i = 0; i < spec.layers.size(); ++i) {
     const LayerBlob& l = spec.layers[i];
     diff_ids.push_back(l.compression == Compression::None ? Sha256::of(l.bytes) : Sha256::of(uncompressed_tar(l.bytes)));
     add_empty_history(static_cast<int>(i));
-    history.push_back({{"created", kFixedCreated}, {"created_by", l.created_by}});
+    history.push_back({{"created", created}, {"created_by", l.created_by}});
   }
   add_empty_history(static_cast<int>(spec.layers.size()));
 
@@ -64,9 +75,10 @@ nlohmann::json make_config(const ImageSpec& spec) {
   if (!spec.working_dir.empty()) cfg["WorkingDir"] = spec.working_dir;
   if (!spec.healthcheck.empty()) cfg["Healthcheck"] = {{"Test", string_array(spec.healthcheck)}};
   for (const auto& port : spec.exposed_ports) cfg["ExposedPorts"][port] = nlohmann::json::object();
+  if (!spec.labels.empty()) cfg["Labels"] = spec.labels;
 
   nlohmann::json j = {
-      {"created", kFixedCreated},
+      {"created", created},
       {"architecture", spec.platform.architecture},
       {"os", spec.platform.os},
       {"config", cfg},
@@ -102,6 +114,7 @@ ImageParts build_image_parts(const ImageSpec& spec) {
         {"size", p.config.size()}}},
       {"layers", layers},
   };
+  if (!spec.annotations.empty()) manifest["annotations"] = spec.annotations;
   p.manifest = manifest.dump();
   p.manifest_digest = Sha256::of(p.manifest);
 
@@ -111,7 +124,7 @@ ImageParts build_image_parts(const ImageSpec& spec) {
                    {"digest", p.manifest_digest},
                    {"size", p.manifest.size()},
                    {"platform", platform},
-                   {"annotations", {{"org.opencontainers.image.ref.name", spec.tag}}}};
+                   {"annotations", {{kRefNameAnnotation, spec.tag}}}};
   return p;
 }
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,9 @@
 #include "writer/image_writer.h"
 
 namespace imgaudit {
+
+// The annotation of an index entry that holds its tag.
+inline constexpr const char* kRefNameAnnotation = "org.opencontainers.image.ref.name";
 
 // The blobs of one image, as every writer stores them.
 struct ImageParts {
@@ -22,6 +26,9 @@ struct ImageParts {
 ImageParts build_image_parts(const ImageSpec& spec);
 
 std::string layer_media_type(Compression c, bool docker);
+
+// 946684800 -> "2000-01-01T00:00:00Z"
+std::string utc_time(int64_t seconds);
 
 // "sha256:abc" -> "blobs/sha256/abc"
 std::string blob_path(const std::string& digest);

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ namespace imgaudit {
 // the bundled example and by the tests. It writes what real tools write.
 
 enum class Compression { None, Gzip, Zstd };
+
+// The time written when none is given (2000-01-01T00:00:00Z): tar mtimes, config and history dates. A fixed
+// time, not the clock's, so that the same inputs give the same bytes; a release gives SOURCE_DATE_EPOCH.
+inline constexpr int64_t kDefaultImageTime = 946684800;
 
 struct TarEntrySpec {
   enum Kind { File, Dir, Symlink, Hardlink } kind = File;
@@ -36,8 +41,15 @@ struct TarEntrySpec {
 
 // A tar stream, compressed as asked.
 std::string make_layer_blob(const std::vector<TarEntrySpec>& entries, Compression c);
-// A tar stream of a folder on disk (symlinks kept as links; paths relative to it).
-std::string make_layer_blob_from_dir(const std::string& dir, Compression c);
+struct FolderLayerOptions {
+  // Folders 0755, files 0755 when anyone may run them and 0644 otherwise, setuid, setgid and sticky bits
+  // dropped: the modes a build machine's umask and checkout left on disk do not reach the image.
+  bool canonical_modes = false;
+  int64_t mtime = kDefaultImageTime;  // of every entry
+};
+// A tar stream of a folder on disk (symlinks kept as links; paths relative to it). Every entry is owned by
+// root (0:0, no user or group names) whoever owns it on disk.
+std::string make_layer_blob_from_dir(const std::string& dir, Compression c, const FolderLayerOptions& options = {});
 // Decompressed tar bytes of a blob made above (for diff_ids).
 std::string uncompressed_tar(const std::string& blob);
 
@@ -63,6 +75,18 @@ struct ImageSpec {
   std::vector<std::pair<int, std::string>> empty_history;
   std::string tag = "latest";      // org.opencontainers.image.ref.name / RepoTags
   bool docker_media_types = false; // Docker v2 media types instead of OCI ones
+  std::map<std::string, std::string> annotations;  // the manifest's
+  std::map<std::string, std::string> labels;       // config.Labels
+  int64_t created = kDefaultImageTime;  // config and history dates; the archives' tar mtimes
+};
+
+// Images of one program for several platforms, as docker buildx (--output type=oci), skopeo and umoci
+// write them: index.json names one image index blob, which lists each platform's manifest.
+struct ImageIndexSpec {
+  std::vector<ImageSpec> images;  // one per platform, each its own; their tags are not used
+  std::string tag = "latest";     // org.opencontainers.image.ref.name of index.json's entry
+  std::map<std::string, std::string> annotations;  // the image index's
+  int64_t created = kDefaultImageTime;  // the archive's tar mtimes
 };
 
 // The config JSON the writers store (rootfs.diff_ids, history, config.Env ...).
@@ -72,6 +96,9 @@ nlohmann::json make_config(const ImageSpec& spec);
 // Several images may share one layout: each call adds its manifest to index.json,
 // replacing the entry of the same tag and platform.
 void write_oci_layout(const ImageSpec& spec, const std::string& dir);
+// The same with the image index of several platforms as the entry: it replaces every entry of its tag.
+// Blobs the images share (a common layer) are stored once.
+void write_oci_layout(const ImageIndexSpec& spec, const std::string& dir);
 
 // A `docker save` tarball. legacy: <id>/layer.tar folders, manifest.json and
 // repositories; otherwise the OCI-in-tar layout newer docker writes
@@ -80,5 +107,6 @@ void write_docker_archive(const ImageSpec& spec, const std::string& path, bool l
 
 // A tarred OCI image layout.
 void write_oci_archive(const ImageSpec& spec, const std::string& path);
+void write_oci_archive(const ImageIndexSpec& spec, const std::string& path);
 
 }  // namespace imgaudit

@@ -34,44 +34,58 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+// The mode a folder's entry is written with: as on disk, or canonical (see FolderLayerOptions).
+uint32_t entry_mode(const struct stat& st, bool canonical) {
+  if (!canonical) return st.st_mode & 07777;
+  if (S_ISDIR(st.st_mode) || (st.st_mode & 0111) != 0) return 0755;
+  return 0644;
+}
+
+struct FolderWalk {
+  TarBuilder& tar;
+  fs::path root;
+  bool canonical_modes;
+  std::map<std::pair<dev_t, ino_t>, std::string> seen_inodes;  // hard links: the first path of each inode
+};
+
 // Sorted walk, so the same folder always gives the same tar.
-void add_tree(TarBuilder& tar, const fs::path& root, const fs::path& dir,
-              std::map<std::pair<dev_t, ino_t>, std::string>& seen_inodes) {
+void add_tree(FolderWalk& walk, const fs::path& dir) {
   std::vector<fs::path> children;
   for (const fs::directory_entry& d : fs::directory_iterator(dir)) children.push_back(d.path());
   std::sort(children.begin(), children.end());
   for (const fs::path& p : children) {
     struct stat st;
     if (lstat(p.c_str(), &st) != 0) throw std::runtime_error("cannot stat " + p.string());
-    std::string rel = p.lexically_relative(root).generic_string();
-    uint32_t perm = st.st_mode & 07777;
+    std::string rel = p.lexically_relative(walk.root).generic_string();
+    uint32_t perm = entry_mode(st, walk.canonical_modes);
     if (S_ISDIR(st.st_mode)) {
-      tar.add_dir(rel, perm);
-      add_tree(tar, root, p, seen_inodes);
+      walk.tar.add_dir(rel, perm);
+      add_tree(walk, p);
     } else if (S_ISLNK(st.st_mode)) {
-      tar.add_symlink(rel, fs::read_symlink(p).string());
+      walk.tar.add_symlink(rel, fs::read_symlink(p).string());
     } else if (S_ISREG(st.st_mode)) {
       auto key = std::make_pair(st.st_dev, st.st_ino);
       if (st.st_nlink > 1) {
-        auto it = seen_inodes.find(key);
-        if (it != seen_inodes.end()) {
-          tar.add_hardlink(rel, it->second);
+        auto it = walk.seen_inodes.find(key);
+        if (it != walk.seen_inodes.end()) {
+          walk.tar.add_hardlink(rel, it->second);
           continue;
         }
-        seen_inodes.emplace(key, rel);
+        walk.seen_inodes.emplace(key, rel);
       }
-      tar.add_file(rel, slurp(p), perm);
+      walk.tar.add_file(rel, slurp(p), perm);
     }
   }
 }
 
 }  // namespace
 
-std::string make_layer_blob_from_dir(const std::string& dir, Compression c) {
+std::string make_layer_blob_from_dir(const std::string& dir, Compression c, const FolderLayerOptions& options) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": not a directory");
   TarBuilder tar(c);
-  std::map<std::pair<dev_t, ino_t>, std::string> seen_inodes;
-  add_tree(tar, dir, dir, seen_inodes);
+  tar.set_mtime(options.mtime);
+  FolderWalk walk{tar, dir, options.canonical_modes, {}};
+  add_tree(walk, dir);
   tar.finish();
   return tar.bytes();
 }

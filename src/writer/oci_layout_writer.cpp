@@ -6,6 +6,7 @@
 #include "source/media_types.h"
 #include "writer/image_parts.h"
 #include "writer/image_writer.h"
+#include "writer/layout_content.h"
 #include "writer/tar_builder.h"
 
 namespace imgaudit {
@@ -28,17 +29,21 @@ nlohmann::json empty_index() {
           {"manifests", nlohmann::json::array()}};
 }
 
-}  // namespace
+// Whether `entry` of index.json is the one `added` takes the place of. A tag names one image per platform:
+// writing it again replaces the old entry. An image index (an entry without a platform) holds every
+// platform of its tag, so it replaces each entry of the tag.
+bool replaced_by(const nlohmann::json& entry, const nlohmann::json& added) {
+  if (!added.contains("platform")) {
+    std::string tag = added["annotations"].value(kRefNameAnnotation, "");
+    return entry.value("annotations", nlohmann::json::object()).value(kRefNameAnnotation, "") == tag;
+  }
+  return entry.value("annotations", nlohmann::json::object()) == added["annotations"] &&
+         entry.value("platform", nlohmann::json::object()) == added["platform"];
+}
 
-void write_oci_layout(const ImageSpec& spec, const std::string& dir) {
-  ImageParts p = build_image_parts(spec);
+void write_layout(const LayoutContent& content, const std::string& dir) {
   fs::create_directories(fs::path(dir) / "blobs" / "sha256");
-  auto put_blob = [&](const std::string& digest, const std::string& bytes) {
-    write_whole(fs::path(dir) / blob_path(digest), bytes);
-  };
-  for (size_t i = 0; i < spec.layers.size(); ++i) put_blob(p.layer_digests[i], spec.layers[i].bytes);
-  put_blob(p.config_digest, p.config);
-  put_blob(p.manifest_digest, p.manifest);
+  for (const auto& [digest, bytes] : content.blobs) write_whole(fs::path(dir) / blob_path(digest), bytes);
 
   nlohmann::json index = empty_index();
   fs::path index_path = fs::path(dir) / "index.json";
@@ -46,31 +51,43 @@ void write_oci_layout(const ImageSpec& spec, const std::string& dir) {
     std::ifstream f(index_path, std::ios::binary);
     index = nlohmann::json::parse(f);
   }
-  // A tag names one image per platform: writing it again replaces the old entry.
   auto& manifests = index["manifests"];
-  for (auto it = manifests.begin(); it != manifests.end();) {
-    bool same = it->value("annotations", nlohmann::json::object()) == p.index_entry["annotations"] &&
-                it->value("platform", nlohmann::json::object()) == p.index_entry["platform"];
-    it = same ? manifests.erase(it) : it + 1;
-  }
-  manifests.push_back(p.index_entry);
+  for (auto it = manifests.begin(); it != manifests.end();)
+    it = replaced_by(*it, content.index_entry) ? manifests.erase(it) : it + 1;
+  manifests.push_back(content.index_entry);
   write_whole(index_path, index.dump());
   write_whole(fs::path(dir) / "oci-layout", kOciLayout);
 }
 
-void write_oci_archive(const ImageSpec& spec, const std::string& path) {
-  ImageParts p = build_image_parts(spec);
+void write_archive(const LayoutContent& content, const std::string& path) {
   TarBuilder tar(Compression::None, path);
+  tar.set_mtime(content.mtime);
   tar.add_file("oci-layout", kOciLayout);
   nlohmann::json index = empty_index();
-  index["manifests"].push_back(p.index_entry);
+  index["manifests"].push_back(content.index_entry);
   tar.add_file("index.json", index.dump());
   tar.add_dir("blobs");
   tar.add_dir("blobs/sha256");
-  for (size_t i = 0; i < spec.layers.size(); ++i) tar.add_file(blob_path(p.layer_digests[i]), spec.layers[i].bytes);
-  tar.add_file(blob_path(p.config_digest), p.config);
-  tar.add_file(blob_path(p.manifest_digest), p.manifest);
+  for (const auto& [digest, bytes] : content.blobs) tar.add_file(blob_path(digest), bytes);
   tar.finish();
+}
+
+}  // namespace
+
+void write_oci_layout(const ImageSpec& spec, const std::string& dir) {
+  write_layout(single_image_content(spec), dir);
+}
+
+void write_oci_layout(const ImageIndexSpec& spec, const std::string& dir) {
+  write_layout(image_index_content(spec), dir);
+}
+
+void write_oci_archive(const ImageSpec& spec, const std::string& path) {
+  write_archive(single_image_content(spec), path);
+}
+
+void write_oci_archive(const ImageIndexSpec& spec, const std::string& path) {
+  write_archive(image_index_content(spec), path);
 }
 
 }  // namespace imgaudit

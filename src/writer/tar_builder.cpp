@@ -9,9 +9,6 @@ namespace imgaudit {
 
 namespace {
 
-// Reproducible output: every entry carries the same timestamp.
-constexpr time_t kFixedMtime = 946684800;  // 2000-01-01T00:00:00Z
-
 la_ssize_t append_to_string(struct archive*, void* client, const void* buf, size_t n) {
   static_cast<std::string*>(client)->append(static_cast<const char*>(buf), n);
   return static_cast<la_ssize_t>(n);
@@ -56,7 +53,8 @@ void TarBuilder::setup(Compression c) {
 }
 
 void TarBuilder::write_header(struct archive_entry* e, const std::string& content, uint32_t uid, uint32_t gid) {
-  archive_entry_set_mtime(e, kFixedMtime, 0);
+  // Reproducible output: every entry carries the same timestamp, never the clock's.
+  archive_entry_set_mtime(e, static_cast<time_t>(mtime_), 0);
   archive_entry_set_uid(e, uid);
   archive_entry_set_gid(e, gid);
   if (archive_write_header(a_, e) != ARCHIVE_OK) {

@@ -8,7 +8,7 @@
 
 namespace imgaudit {
 
-// Writes a tar stream (pax restricted, root-owned unless told, fixed mtimes) into memory
+// Writes a tar stream (pax restricted, root-owned unless told, one mtime for every entry) into memory
 // or a file, through libarchive's filters.
 class TarBuilder {
  public:
@@ -26,6 +26,8 @@ class TarBuilder {
   void add_symlink(const std::string& path, const std::string& target);
   void add_hardlink(const std::string& path, const std::string& target);
   void add(const TarEntrySpec& e);
+  // The mtime of the entries added from now on (kDefaultImageTime unless told).
+  void set_mtime(int64_t seconds) { mtime_ = seconds; }
   // Flushes the end-of-archive blocks and the compressor.
   void finish();
   // The stream written in memory (valid after finish()).
@@ -38,6 +40,7 @@ class TarBuilder {
   struct archive* a_;
   std::string out_;
   bool finished_ = false;
+  int64_t mtime_ = kDefaultImageTime;
 };
 
 }  // namespace imgaudit
