@@ -8,44 +8,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgaudit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-
-layers() {  # $1: compression
-  for d in /usr/bin /usr/sbin "/usr/lib/$multiarch" /usr/libexec /usr/share /usr/include /usr/lib/gcc /usr/local; do
-    [ -d "$d" ] || continue
-    printf '%s\n' "--layer" "$d::$1::COPY $d $d"
-  done
-}
-mkimage() {  # $1: name, then the layers
-  name=$1
-  shift
-  "$build/imgaudit-mkimage" --format oci -o "$work/$name" --tag bench "$@"
-}
-# shellcheck disable=SC2046 # one word a line
-IFS='
-'
-mkimage usr-gzip $(layers gzip)
-mkimage usr-zstd $(layers zstd)
-mkimage lib-gzip --layer "/usr/lib/$multiarch::gzip::COPY lib /usr/lib/$multiarch"
-unset IFS
-images="usr-gzip usr-zstd lib-gzip"
-# An application-sized image (python:3.12-slim is about 125 MB): this machine's Python, in two layers.
-python_layers() {
-  for d in /usr/lib/python3 "/usr/lib/python3.$(python3 -c 'import sys; print(sys.version_info[1])')"; do
-    if [ -d "$d" ]; then printf '%s\n' "--layer" "$d::gzip::COPY $(basename "$d") $d"; fi
-  done
-}
-IFS='
-'
-# shellcheck disable=SC2046 # one word a line
-mkimage py-gzip $(python_layers)
-unset IFS
-images="$images py-gzip"
-# A small image, as most are: Alpine's minirootfs, where ../shared/rootfs/ beside the project holds it.
-alpine=$(ls "$here/../../shared/rootfs/alpine-minirootfs-"*"-$(uname -m).tar.gz" 2>/dev/null | head -n 1 || true)
-if [ -n "$alpine" ]; then
-  mkimage alpine-gzip --layer-tar "$alpine::ADD minirootfs /"
-  images="$images alpine-gzip"
-fi
+. "$here/images.sh"
 # shellcheck disable=SC2086 # the names are words
 exec python3 "$here/measure.py" "$build/imgaudit" "$work" $images

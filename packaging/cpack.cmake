@@ -46,6 +46,18 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # names the libraries the binary really links: on Debian 12 libarchive13,
 # libelf1, libssl3, libcurl4 (once registry pulls link it), libstdc++6, libgcc-s1, libc6.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The release's static binary (cmake/static_link.cmake) needs no shared library: no Depends. A cross build
+# names the target's architecture, not the build machine's.
+if(IMGAUDIT_STATIC)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+endif()
+if(CMAKE_CROSSCOMPILING)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "jq, bash-completion")
 
 include(CPack)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what imgaudit needs from Debian 12 packages: to build and run it (and the bundled
-# example, which musl-gcc builds), and with --tests also what its tests use.
+# example, which musl-gcc builds); with --tests also what its tests use, with --release what
+# packaging/release.sh uses.
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -30,11 +31,31 @@ case "$(dpkg --print-architecture)" in
            libc6-dev-i386 lib32gcc-12-dev libc6-dev-x32 libx32gcc-12-dev" ;;
   arm64) TESTS="$TESTS gcc-x86-64-linux-gnu libc6-dev-amd64-cross" ;;
 esac
+# The release (packaging/release.sh): static archives of what libarchive and libcurl use, nasm for ISA-L,
+# and the other architecture's libraries beside this one's (multiarch) with Debian's cross compiler.
+# libyaml-cpp-dev cannot be installed for both: release.sh unpacks the other's; its runtime package is for
+# the SBOM's version. The tests build the release too (tests/release).
+RELEASE_LIBS="libarchive-dev libelf-dev libssl-dev zlib1g-dev libhiredis-dev libc-ares-dev libzstd-dev \
+  liblz4-dev libacl1-dev nettle-dev libxml2-dev liblzma-dev libbz2-dev libyaml-cpp0.7"
+case "$(dpkg --print-architecture)" in
+  amd64) OTHER=arm64 OTHER_TRIPLET=aarch64-linux-gnu ;;
+  arm64) OTHER=amd64 OTHER_TRIPLET=x86-64-linux-gnu ;;
+  *) OTHER="" ;;
+esac
+RELEASE="dpkg-dev python3 nasm qemu-user-static $RELEASE_LIBS"
+if [ -n "$OTHER" ]; then
+  RELEASE="$RELEASE g++-$OTHER_TRIPLET binutils-$OTHER_TRIPLET"
+  for lib in $RELEASE_LIBS; do RELEASE="$RELEASE $lib:$OTHER"; done
+fi
 case "${1:-}" in
   "") PACKAGES=$BUILD ;;
-  --tests) PACKAGES="$BUILD $TESTS" ;;
-  *) echo "usage: $0 [--tests]" >&2; exit 2 ;;
+  --tests) PACKAGES="$BUILD $TESTS $RELEASE" ;;
+  --release) PACKAGES="$BUILD $RELEASE" ;;
+  *) echo "usage: $0 [--tests|--release]" >&2; exit 2 ;;
 esac
+if [ "$PACKAGES" != "$BUILD" ] && [ -n "$OTHER" ] && ! dpkg --print-foreign-architectures | grep -qx "$OTHER"; then
+  $SUDO dpkg --add-architecture "$OTHER"
+fi
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086 # the lists are words
 $SUDO apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null

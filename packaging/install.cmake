@@ -45,4 +45,6 @@ install(FILES ${CMAKE_SOURCE_DIR}/packaging/completions/imgaudit.bash
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/completions/_imgaudit DESTINATION ${IMGAUDIT_ZSH_COMPLETION_DIR})
 # The bundled example image (an OCI layout built by testdata/), so that
 # `imgaudit PREFIX/share/imgaudit/example` works after install.
-install(DIRECTORY ${CMAKE_BINARY_DIR}/testdata/example/ DESTINATION share/imgaudit/example)
+if(IMGAUDIT_EXAMPLE)
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/testdata/example/ DESTINATION share/imgaudit/example)
+endif()

@@ -486,14 +486,19 @@ def build_document(args):
     arches = {arch for _, arch in binaries}
 
     native = native_architecture() if args.deb else ""
-    for spec in args.deb:
+    for given in args.deb:
+        # PACKAGE[:ARCH][@BINARY_ARCH]: @ names the one binary an Architecture: all package (a cross
+        # compiler's libraries) is linked into; without it, the binaries of the package's architecture.
+        spec, _, for_arch = given.partition("@")
         pkg, arch, kind, texts, user = deb_package(spec, native, mapper)
         texts_by_user[user] = texts
-        if arch != "all" and arch not in arches:
-            raise SbomError("--deb %s is for %s, which no --binary is" % (spec, arch))
-        packages.append(pkg)
+        linked_into = {for_arch} if for_arch else (arches if arch == "all" else {arch})
+        if not linked_into <= arches:
+            raise SbomError("--deb %s is for %s, which no --binary is" % (given, ", ".join(sorted(linked_into))))
+        if all(p["SPDXID"] != pkg["SPDXID"] for p in packages):
+            packages.append(pkg)
         for bin_pkg, bin_arch in binaries:
-            if arch in ("all", bin_arch):
+            if bin_arch in linked_into:
                 relationships.append((bin_pkg["SPDXID"], kind, pkg["SPDXID"]))
 
     for spec in args.built:
@@ -627,8 +632,9 @@ def main(argv=None):
                     help="URI the documentNamespace starts with")
     ap.add_argument("--binary", action="append", default=[], metavar="FILE:ARCH",
                     help="a release binary and its Debian architecture (repeatable)")
-    ap.add_argument("--deb", action="append", default=[], metavar="PACKAGE[:ARCH]",
-                    help="an installed Debian package linked into the binaries of its architecture")
+    ap.add_argument("--deb", action="append", default=[], metavar="PACKAGE[:ARCH][@BINARY_ARCH]",
+                    help="an installed Debian package linked into the binaries of its architecture "
+                         "(or of BINARY_ARCH only)")
     ap.add_argument("--built", action="append", default=[],
                     metavar="NAME=VERSION:URL:SHA256:COPYRIGHT_FILE",
                     help="a library built from a Debian source package, linked into every binary")

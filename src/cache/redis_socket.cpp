@@ -5,18 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <mutex>
 
+#include "net/curl_setup.h"
 #include "util/limits.h"
 
 namespace imgaudit {
 
 namespace {
-
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 // A server that went away closes the connection or resets it, whichever comes first: one message for both.
 RedisError broken(CURLcode rc) {
@@ -31,7 +26,7 @@ RedisError past(RedisDeadline deadline) {
 }  // namespace
 
 RedisSocket::RedisSocket(const RedisUrl& url, const std::string& ca_cert) {
-  global_init();
+  set_up_curl_library();
   curl_ = curl_easy_init();
   if (!curl_) throw RedisError("cannot start a connection");
   // http(s) only names what curl sets up: CONNECT_ONLY stops once the connection (and TLS) is up.
@@ -45,7 +40,7 @@ RedisSocket::RedisSocket(const RedisUrl& url, const std::string& ca_cert) {
   curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, long(kRedisConnectTimeoutMs));
   curl_easy_setopt(curl_, CURLOPT_SSL_ENABLE_ALPN, 0L);  // Redis speaks no HTTP
   curl_easy_setopt(curl_, CURLOPT_ERRORBUFFER, error);
-  if (!ca_cert.empty()) curl_easy_setopt(curl_, CURLOPT_CAINFO, ca_cert.c_str());
+  trust_system_cas(curl_, ca_cert);
   CURLcode rc = curl_easy_perform(curl_);
   curl_easy_setopt(curl_, CURLOPT_ERRORBUFFER, nullptr);
   if (rc != CURLE_OK) {

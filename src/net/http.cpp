@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "net/curl_setup.h"
 #include "net/http_session.h"
 #include "util/limits.h"
 #include "util/strings.h"
@@ -214,7 +215,7 @@ std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::
   curl_easy_setopt(c, CURLOPT_MAXREDIRS, kMaxRedirects);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, options.timeout_seconds);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "imgaudit");
-  if (!options.ca_cert.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, options.ca_cert.c_str());
+  trust_system_cas(c, options.ca_cert);
   if (!options.unix_socket.empty()) curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, options.unix_socket.c_str());
   if (!options.client_cert.empty()) curl_easy_setopt(c, CURLOPT_SSLCERT, options.client_cert.c_str());
   if (!options.client_key.empty()) curl_easy_setopt(c, CURLOPT_SSLKEY, options.client_key.c_str());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "net/curl_setup.h"
 #include "util/limits.h"
 
 namespace imgaudit {
@@ -22,7 +23,7 @@ HttpSession::HttpSession() {
 // thread, and another session, or the shared cache's Redis connections, may still use curl. The process's end
 // frees what the set-up took.
 void HttpSession::set_up_curl() {
-  std::call_once(curl_set_up_, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  set_up_curl_library();
 }
 
 HttpSession::~HttpSession() {

@@ -37,7 +37,6 @@ class HttpSession {
     std::string origin;
     CURL* handle;
   };
-  std::once_flag curl_set_up_;
   mutable std::mutex mutex_;
   std::vector<Idle> idle_;  // the most recently given back last
 };

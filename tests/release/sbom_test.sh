@@ -79,7 +79,8 @@ cmp -s "$work/a.json" "$work/b.json" || fail "two runs with SOURCE_DATE_EPOCH di
 binary_sha=$(sha256sum "$work/imgaudit-9.8.7-linux-amd64" | cut -d' ' -f1)
 versions=
 for pkg in $debs; do
-  versions="$versions $pkg=$(dpkg-query -W -f '${Version}' "$pkg")"
+  # this machine's architecture: with another's installed beside it (multiarch), the package has two
+  versions="$versions $pkg=$(dpkg-query -W -f '${Version}' "$pkg:$(dpkg --print-architecture)")"
 done
 libc6_dep5=no
 head -n 1 /usr/share/doc/libc6/copyright 2>/dev/null | grep -q '^Format:' && libc6_dep5=yes
