@@ -22,6 +22,9 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
     needles[kGoTzdata] = "time/tzdata.";
     needles[kGoTls] = "crypto/tls.";
   }
+  // Where zone files are read from: glibc's TZDIR (tzfile.c), musl's search path (__tz.c), Go's time
+  // package, Rust's chrono, ICU. Looked for in every file: a dynamic program may carry its own reader.
+  needles[kZoneinfo] = "/usr/share/zoneinfo";
   if (scope.static_resolver) {
     needles[kResolvConf] = "/etc/resolv.conf";  // musl's resolver (resolvconf.c) and Go's net package read it
     needles[kGlibcHostsLookup] = "__nss_hosts_lookup2";

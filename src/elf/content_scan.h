@@ -13,7 +13,9 @@ enum Needle {
   kRustPanic, kRustcPath, kRustStd,
   kAllocatorBanners,  // the banner of each allocators() row, in its order
   kLibcSignatures = kAllocatorBanners + kAllocatorCount,  // each libc_signatures() row, in its order
-  kGoMagic = kLibcSignatures + kLibcSignatureCount, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup, kNeedles
+  kGoMagic = kLibcSignatures + kLibcSignatureCount, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup,
+  kZoneinfo,  // a zone-file reader, in any file
+  kNeedles
 };
 
 // Which needles are worth looking for in a file.

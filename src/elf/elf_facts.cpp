@@ -79,11 +79,23 @@ bool is_resolver_function(std::string_view name) {
   return starts_with(name, "__res_") || std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
+// The libc functions that convert to or from local time, reading TZ and the zone files: those of
+// glibc 2.36 and musl 1.2, with the names the 64-bit time_t of 32-bit targets gives them (glibc
+// since 2.34 with _TIME_BITS=64, musl since 1.2.0). gmtime and strftime, which do not need a zone,
+// are left out.
+bool is_local_time_function(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "localtime", "localtime_r", "mktime", "timelocal", "ctime", "ctime_r", "tzset",
+      "__localtime64", "__localtime64_r", "__mktime64", "__timelocal64", "__ctime64", "__ctime64_r"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
 struct SymbolEvidence {
   bool any = false;
   bool thread_start = false;  // pthread_create / thrd_create
   bool exports_libc_start_main = false;
   bool imports_resolver = false;  // an undefined dynamic symbol of the resolver (getaddrinfo, ...)
+  bool imports_local_time = false;  // an undefined dynamic symbol converting local time (localtime_r, ...)
   LibcKind static_libc = LibcKind::Unknown;  // from libc internals linked into the file
   std::string allocator;
 };
@@ -97,6 +109,8 @@ SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool
       ev.thread_start = true;
     else if (!defined && dynamic && is_resolver_function(name))
       ev.imports_resolver = true;
+    else if (!defined && dynamic && is_local_time_function(name))
+      ev.imports_local_time = true;
     else if (name == "__libc_start_main" && defined && dynamic)  // exported: libc itself, not a static program
       ev.exports_libc_start_main = true;
     else if (LibcKind linked = defined ? libc_of_static_symbol(name) : LibcKind::Unknown; linked != LibcKind::Unknown)
@@ -294,6 +308,14 @@ void set_resolves_names(const SymbolEvidence& symbols, const ContentScan& scan, 
   f.resolves_names = (symbols.imports_resolver || carries) && !f.is_musl_loader;
 }
 
+// Imported, or a zone-file reader linked in or of the file's own. `loader_view`: the symbol
+// tables were not read, so an import cannot be ruled out.
+void set_uses_local_time(const SymbolEvidence& symbols, const ContentScan& scan, bool loader_view, ElfFacts& f) {
+  // The libc defines the functions and holds the zone reader it serves them with.
+  if (f.is_musl_loader || is_glibc_own_library(f)) return;
+  f.uses_local_time = loader_view || symbols.imports_local_time || scan.found(kZoneinfo);
+}
+
 // The sections of instructions, where no needle is text, in file order; none when the file has no
 // section headers, whose code cannot be told from its data.
 ByteRanges code_of(const ElfFile& file) {
@@ -337,6 +359,7 @@ void read_beyond_loader(const ElfFile& file, const DynamicInfo& dyn, const ElfCa
   f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
   set_libc(symbols, scan, go, f);
   set_resolves_names(symbols, scan, go.has_value(), statically_linked, f);
+  set_uses_local_time(symbols, scan, loader_view, f);
   // A libc is never kept in parts (it is far smaller than kElfWholeFileBytes); the release
   // strings are looked for only in a file kept whole.
   if (is_glibc_own_library(f) && !kept) f.glibc_release = glibc_release_in(file.bytes());

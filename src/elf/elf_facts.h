@@ -75,6 +75,14 @@ struct ElfFacts {
   // calling only res_* is not told from one looking up users). Not the libc that defines
   // them (libc.so.6, musl's libc.so).
   bool resolves_names = false;
+  // Asks for local time, so TZ and the zone files matter: imports a local-time function of the C
+  // library from the dynamic symbol table (localtime, localtime_r, mktime, timelocal, ctime,
+  // ctime_r, tzset, and the __*64 names 32-bit glibc and musl give them), or carries a zone-file
+  // reader, naming "/usr/share/zoneinfo" (a static glibc's or musl's, Go's time package, Rust's
+  // chrono, ...); true when the symbol tables could not be read. A static glibc program
+  // converting any time (gmtime_r, strftime) links glibc's zone reader too, so it is true.
+  // Not the libc that defines them (libc.so.6, musl's libc.so).
+  bool uses_local_time = false;
   // Why the parts of the file the kernel and ld.so never read to start it (the section header
   // table, a section, the symbol, hash or note tables) were not read: "" when they were. The file
   // is then read as the loader reads it, from its program headers and dynamic segment: the facts

@@ -94,6 +94,7 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"swift", f.swift},
       {"swift_static", f.swift_static},
       {"resolves_names", f.resolves_names},
+      {"uses_local_time", f.uses_local_time},
       {"sections_error", f.sections_error},
   };
 }
@@ -134,6 +135,7 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.swift = j.value("swift", f.swift);
   f.swift_static = j.value("swift_static", f.swift_static);
   f.resolves_names = j.value("resolves_names", f.resolves_names);
+  f.uses_local_time = j.value("uses_local_time", f.uses_local_time);
   f.sections_error = j.value("sections_error", f.sections_error);
 }
 

@@ -121,6 +121,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"swift", e.swift},
        {"swift_static", e.swift_static},
        {"resolves_names", e.resolves_names},
+       {"uses_local_time", e.uses_local_time},
        {"sections_error", e.sections_error}};
 }
 

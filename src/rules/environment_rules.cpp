@@ -26,8 +26,17 @@ bool carries_own_zones(const ImageFacts& facts) {
   return false;
 }
 
-// Programs that read zone files: anything dynamic or static but Go with
-// embedded tzdata (and Python when the tzdata package is installed).
+// The program asks for local time, or a library it loads at start-up does for it.
+bool uses_local_time(const ImageFacts& facts, const BinaryFacts& program) {
+  if (program.elf->uses_local_time) return true;
+  for (auto& [name, path] : program.loads)
+    if (const BinaryFacts* library = facts.binary_at(path); library && library->elf->uses_local_time) return true;
+  return false;
+}
+
+// Programs that read zone files: those asking for local time, but Go with embedded
+// tzdata (and Python when the tzdata package is installed). A program that never
+// converts local time (a static tool, a hello world) is not affected by their absence.
 bool needs_zoneinfo(const ImageFacts& facts) {
   const bool python_has_zones = carries_own_zones(facts);
   for (auto& b : facts.binaries) {
@@ -35,7 +44,7 @@ bool needs_zoneinfo(const ImageFacts& facts) {
     if (!e.is_program || b.kind == ProgramKind::Libc) continue;
     if (!e.go_version.empty() && e.go_tzdata) continue;
     if (python_has_zones && b.kind == ProgramKind::PythonInterpreter) continue;
-    return true;
+    if (uses_local_time(facts, b)) return true;
   }
   return false;
 }

@@ -31,6 +31,12 @@ static void* work(void* arg) { (void)arg; printf("%d\n", down(512)); return NULL
 int main(void) { pthread_t t; pthread_create(&t, NULL, work, NULL); pthread_join(t, NULL); puts("ok"); return 0; }
 )";
 
+// Prints the hour of local time: reads TZ and the zone files (as CPython's time module, busybox's date, ...).
+const char* const kLocalHourC = R"(#include <stdio.h>
+#include <time.h>
+int main(void) { time_t now = time(NULL); struct tm local; localtime_r(&now, &local); printf("%d\n", local.tm_hour); return 0; }
+)";
+
 }  // namespace
 
 TEST(RiskFindings, MuslThreadStackPremiseAndRule) {
@@ -376,7 +382,7 @@ TEST(RiskFindings, PythonWithTheTzdataPackageNeedsNoZoneinfo) {
   std::string site = "usr/local/lib/python3.12/site-packages/";
   const NativeTarget& native = native_target();
   auto base = layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
-                     file("usr/local/bin/python3.12", compiled(tmp, "musl-gcc", kHelloC)), dir(site)},
+                     file("usr/local/bin/python3.12", compiled(tmp, "musl-gcc", kLocalHourC)), dir(site)},
                     "ADD python-base.tar /");
   ImageSpec spec = native_image();
   spec.user = "65532";
@@ -390,4 +396,39 @@ TEST(RiskFindings, PythonWithTheTzdataPackageNeedsNoZoneinfo) {
                               "RUN pip install tzdata"));
   auto with = audit_json(tmp, spec, "with");
   EXPECT_EQ(findings(with, "tzdata-missing").size(), 0u) << with["findings"].dump(1);
+}
+
+TEST(RiskFindings, TzdataMissingOnlyWhereAProgramAsksForLocalTime) {
+  TempDir tmp;
+  const NativeTarget& native = native_target();
+  ImageSpec spec = native_image();
+  spec.user = "65532";
+  auto audit_with = [&](std::vector<TarEntrySpec> files, const std::string& name) {
+    spec.layers = {layer(std::move(files), "COPY app /app # buildkit")};
+    return audit_json(tmp, spec, name);
+  };
+
+  // One static-pie glibc tool, as imgaudit's own release image holds: no zone files needed.
+  auto tool = audit_with({file("app", compiled(tmp, "gcc", kHelloC, "-static-pie"))}, "static-hello");
+  ASSERT_EQ(tool["tz"]["has_zoneinfo"], false);
+  EXPECT_EQ(findings(tool, "tzdata-missing").size(), 0u) << tool["findings"].dump(1);
+  auto clock = audit_with({file("app", compiled(tmp, "gcc", kLocalHourC, "-static-pie"))}, "static-clock");
+  EXPECT_EQ(findings(clock, "tzdata-missing").size(), 1u) << clock["findings"].dump(1);
+
+  // Dynamic on musl: the program itself, or a library it loads, asking for local time.
+  const TarEntrySpec loader = file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file));
+  auto hello = audit_with({loader, file("app", compiled(tmp, "musl-gcc", kHelloC))}, "musl-hello");
+  EXPECT_EQ(findings(hello, "tzdata-missing").size(), 0u) << hello["findings"].dump(1);
+  auto own = audit_with({loader, file("app", compiled(tmp, "musl-gcc", kLocalHourC))}, "musl-clock");
+  EXPECT_EQ(findings(own, "tzdata-missing").size(), 1u) << own["findings"].dump(1);
+
+  std::string lib = tmp / "libhour.so";
+  ASSERT_TRUE(compile_c("musl-gcc", "#include <time.h>\nint hour(void) { time_t t = time(0); struct tm tm; "
+                                    "return localtime_r(&t, &tm) ? tm.tm_hour : -1; }\n",
+                        lib, "-shared -fPIC -Wl,-soname,libhour.so"));
+  std::string uses = compiled(tmp, "musl-gcc", "int hour(void);\nint main(void) { return hour() < 0; }\n",
+                              "-L" + tmp.path() + " -lhour -Wl,-rpath,/lib/app");
+  auto via = audit_with({loader, file("app", uses), file("lib/app/libhour.so", read_file(lib))}, "musl-library");
+  ASSERT_EQ(findings(via, "needed-lib-missing").size(), 0u) << via["findings"].dump(1);
+  EXPECT_EQ(findings(via, "tzdata-missing").size(), 1u) << via["findings"].dump(1);
 }

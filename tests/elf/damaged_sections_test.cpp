@@ -60,6 +60,7 @@ TEST(ElfDamagedSections, ProgramsThatStillRunKeepTheirLoadersFacts) {
   ASSERT_EQ(intact.runpath, std::vector<std::string>{"/opt/damaged/lib"});
   ASSERT_EQ(intact.sections_error, "");
   ASSERT_EQ(intact.threads, std::optional<bool>(false));
+  ASSERT_FALSE(intact.uses_local_time);
 
   for (const Damage& d : damages_of(good)) {
     std::string path = dir / "damaged";
@@ -80,6 +81,8 @@ TEST(ElfDamagedSections, ProgramsThatStillRunKeepTheirLoadersFacts) {
     EXPECT_EQ(f.os, "linux") << d.what;
     // Whether it starts threads only its symbols tell: unknown once they cannot be read.
     EXPECT_EQ(f.threads, d.error.empty() ? intact.threads : std::nullopt) << d.what;
+    // Nor whether it imports localtime: presumed to, as the tables that would clear it are unread.
+    EXPECT_EQ(f.uses_local_time, !d.error.empty()) << d.what;
     EXPECT_EQ(nlohmann::json(f).get<ElfFacts>().sections_error, d.error) << d.what << ": kept in the cache's JSON";
   }
 }

@@ -17,6 +17,7 @@ TEST(ElfJson, NewFactsByName) {
   EXPECT_EQ(j.at("swift"), false);
   EXPECT_EQ(j.at("swift_static"), false);
   EXPECT_EQ(j.at("resolves_names"), false);
+  EXPECT_EQ(j.at("uses_local_time"), false);
 
   ElfFacts f;
   f.is_program = true;
@@ -24,12 +25,14 @@ TEST(ElfJson, NewFactsByName) {
   f.swift = true;
   f.swift_static = true;
   f.resolves_names = true;
+  f.uses_local_time = true;
   ElfFacts back = nlohmann::json::parse(nlohmann::json(f).dump()).get<ElfFacts>();
   EXPECT_TRUE(back.is_program);
   EXPECT_EQ(back.os, "freebsd");
   EXPECT_TRUE(back.swift);
   EXPECT_TRUE(back.swift_static);
   EXPECT_TRUE(back.resolves_names);
+  EXPECT_TRUE(back.uses_local_time);
 }
 
 TEST(ElfJson, TypeByItsName) {
