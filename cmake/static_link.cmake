@@ -13,7 +13,8 @@ if(IMGAUDIT_STATIC)
   set(ZLIB_USE_STATIC_LIBS TRUE)
   set(CMAKE_POSITION_INDEPENDENT_CODE ON)
   # The link map names every archive a link took members from: the SBOM lists those (packaging/release).
-  add_link_options(-static-pie "LINKER:-Map=$<TARGET_PROPERTY:NAME>.map")
+  # --gc-sections: the sections no code reaches are left out (1 MB of 13.6).
+  add_link_options(-static-pie "LINKER:-Map=$<TARGET_PROPERTY:NAME>.map" LINKER:--gc-sections)
   add_compile_definitions(IMGAUDIT_STATIC_BUILD)
 endif()
 

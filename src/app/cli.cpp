@@ -133,7 +133,7 @@ size_t findings_over(const CliOptions& cli, const std::vector<Finding>& findings
 int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
-  review_findings(report, policy, cli.dockerfile, local_date_today());
+  review_findings(report, policy, cli.dockerfile, utc_date_today());
   if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
   return findings_status(cli, findings_over(cli, report.findings));
 }
@@ -198,7 +198,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   for (const OutputTarget& t : targets) text.push_back(text_options(t, cli.quiet, color_mode(cli.color)));
   FleetParts parts(names.size());
   std::atomic<size_t> over{0};
-  const std::string today = local_date_today();
+  const std::string today = utc_date_today();
   auto visit = [&](const FleetImage& image, std::optional<AuditReport> report, const std::string& error) {
     if (report) {
       review_findings(*report, policy, cli.dockerfile, today);

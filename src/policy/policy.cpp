@@ -174,12 +174,12 @@ bool is_iso_date(const std::string& d) {
   return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
 }
 
-std::string local_date_today() {
+std::string utc_date_today() {
   std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
   char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &local);
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &utc);
   return buf;
 }
 
@@ -249,7 +249,7 @@ PolicyOutcome apply_policy(std::vector<Finding> findings, const Policy& policy, 
 
 std::vector<Finding> apply_policy(std::vector<Finding> findings, const Policy& policy,
                                   std::vector<Suppressed>* suppressed) {
-  PolicyOutcome out = apply_policy(std::move(findings), policy, PolicyContext{local_date_today(), {}});
+  PolicyOutcome out = apply_policy(std::move(findings), policy, PolicyContext{utc_date_today(), {}});
   if (suppressed) suppressed->insert(suppressed->end(), out.suppressed.begin(), out.suppressed.end());
   return std::move(out.kept);
 }

@@ -58,8 +58,9 @@ void add_pragma_ignore(Policy& policy, const std::string& dockerfile, int pragma
 
 // Whether `date` is a real day written YYYY-MM-DD.
 bool is_iso_date(const std::string& date);
-// Today's date, YYYY-MM-DD, in local time: the clock is read here and only here.
-std::string local_date_today();
+// Today's date, YYYY-MM-DD, in UTC: an ignore expires on the same day on every runner, whatever its time
+// zone. The clock is read here and only here.
+std::string utc_date_today();
 
 // What an `image` glob is matched against: each of the image's repo tags
 // ("docker.io/library/alpine:3.20", "myapp:1.0", an OCI layout's ref name),

@@ -173,7 +173,7 @@ TEST(PolicyDates, IsoDatesAndToday) {
   EXPECT_FALSE(is_iso_date("2025-00-10"));
   EXPECT_FALSE(is_iso_date("2025-6-30"));
   EXPECT_FALSE(is_iso_date("2025-06-30T00:00:00Z"));
-  EXPECT_TRUE(is_iso_date(local_date_today()));
+  EXPECT_TRUE(is_iso_date(utc_date_today()));
 }
 
 TEST(PolicyExpiry, AnIgnoreAppliesThroughItsDateAndIsListedExpiredAfter) {
