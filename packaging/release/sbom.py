@@ -350,6 +350,25 @@ def dpkg_query(args):
     return out
 
 
+def library_package(spdxid, name, version, download, declared, copyright_text, source_info, purl):
+    """A library from Debian linked into the binaries: what the installed and the built ones share."""
+    return {
+        "SPDXID": spdxid,
+        "name": name,
+        "versionInfo": version,
+        "downloadLocation": download,
+        "filesAnalyzed": False,
+        "licenseConcluded": "NOASSERTION",
+        "licenseDeclared": declared,
+        "copyrightText": copyright_text,
+        "supplier": "Organization: Debian",
+        "primaryPackagePurpose": "LIBRARY",
+        "sourceInfo": source_info,
+        "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl",
+                          "referenceLocator": purl}],
+    }
+
+
 def deb_package(spec, native_arch, mapper):
     fmt = "${binary:Package}\t${Package}\t${Architecture}\t${Version}\t${source:Package}\t" \
           "${source:Version}\t${db:Status-Abbrev}\n"
@@ -366,22 +385,10 @@ def deb_package(spec, native_arch, mapper):
     linkable = any(re.search(r"/lib[^/]*\.(a|so)(\.[0-9.]+)?$", f) for f in files)
     user = "%s:%s" % (name, arch)
     declared, copyright_text, texts = read_copyright("/usr/share/doc/%s/copyright" % name, user, mapper)
-    pkg = {
-        "SPDXID": spdx_id("deb", name, arch),
-        "name": name,
-        "versionInfo": version,
-        "downloadLocation": "NOASSERTION",
-        "filesAnalyzed": False,
-        "licenseConcluded": "NOASSERTION",
-        "licenseDeclared": declared,
-        "copyrightText": copyright_text,
-        "supplier": "Organization: Debian",
-        "primaryPackagePurpose": "LIBRARY",
-        "sourceInfo": "Debian 12 binary package %s (%s), built from the Debian source package %s %s" % (
-            name, arch, source or name, source_version or version),
-        "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl",
-                          "referenceLocator": purl_deb(name, version, arch)}],
-    }
+    pkg = library_package(spdx_id("deb", name, arch), name, version, "NOASSERTION", declared, copyright_text,
+                          "Debian 12 binary package %s (%s), built from the Debian source package %s %s" % (
+                              name, arch, source or name, source_version or version),
+                          purl_deb(name, version, arch))
     if not linkable:
         pkg["comment"] = "Header-only: ships no library archive or shared object; compiled into the binary."
     return pkg, arch, ("STATIC_LINK" if linkable else "CONTAINS"), texts, user
@@ -399,24 +406,12 @@ def built_package(spec, mapper):
         raise SbomError("--built %s: no copyright file %s" % (name, copyright_file))
     user = "%s (source)" % name
     declared, copyright_text, texts = read_copyright(copyright_file, user, mapper)
-    pkg = {
-        "SPDXID": spdx_id("built", name),
-        "name": name,
-        "versionInfo": version,
-        "downloadLocation": url,
-        "packageFileName": os.path.basename(urllib.parse.urlparse(url).path) or url,
-        "checksums": [{"algorithm": "SHA256", "checksumValue": sha.lower()}],
-        "filesAnalyzed": False,
-        "licenseConcluded": "NOASSERTION",
-        "licenseDeclared": declared,
-        "copyrightText": copyright_text,
-        "supplier": "Organization: Debian",
-        "primaryPackagePurpose": "LIBRARY",
-        "sourceInfo": "Built by the release script from the Debian 12 source package %s %s "
-                      "(sha256 %s); licences from its debian/copyright" % (name, version, sha.lower()),
-        "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl",
-                          "referenceLocator": purl_deb(name, version, "source")}],
-    }
+    pkg = library_package(spdx_id("built", name), name, version, url, declared, copyright_text,
+                          "Built by the release script from the Debian 12 source package %s %s "
+                          "(sha256 %s); licences from its debian/copyright" % (name, version, sha.lower()),
+                          purl_deb(name, version, "source"))
+    pkg["packageFileName"] = os.path.basename(urllib.parse.urlparse(url).path) or url
+    pkg["checksums"] = [{"algorithm": "SHA256", "checksumValue": sha.lower()}]
     return pkg, texts, user
 
 
