@@ -3,43 +3,13 @@
 
 #include <map>
 
+#include "../writer/tar_listing.h"
 #include "source_test_util.h"
 #include "util/sha256.h"
 #include "writer/image_writer.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
-
-namespace {
-
-struct Listed {
-  int type;
-  std::string content, link;
-  unsigned mode;
-};
-
-// Every entry of a tar stream, through libarchive.
-std::map<std::string, Listed> list_tar(const std::string& bytes) {
-  std::map<std::string, Listed> out;
-  struct archive* a = archive_read_new();
-  archive_read_support_filter_all(a);
-  archive_read_support_format_tar(a);
-  EXPECT_EQ(archive_read_open_memory(a, bytes.data(), bytes.size()), ARCHIVE_OK);
-  struct archive_entry* e;
-  while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
-    Listed l{static_cast<int>(archive_entry_filetype(e)), "", "", archive_entry_perm(e)};
-    if (archive_entry_symlink(e)) l.link = archive_entry_symlink(e);
-    if (archive_entry_hardlink(e)) l.link = archive_entry_hardlink(e);
-    char buf[4096];
-    la_ssize_t n;
-    while ((n = archive_read_data(a, buf, sizeof buf)) > 0) l.content.append(buf, n);
-    out[archive_entry_pathname(e)] = l;
-  }
-  archive_read_free(a);
-  return out;
-}
-
-}  // namespace
 
 TEST(SourceWriter, LayerBlobsCarryEntriesInEachCompression) {
   std::vector<TarEntrySpec> entries = {TarEntrySpec::dir("usr/bin"),
@@ -55,7 +25,7 @@ TEST(SourceWriter, LayerBlobsCarryEntriesInEachCompression) {
   EXPECT_EQ(uncompressed_tar(gz), raw);
   EXPECT_EQ(uncompressed_tar(zst), raw);
   EXPECT_EQ(uncompressed_tar(raw), raw);
-  auto listed = list_tar(zst);
+  auto listed = list_tar_members(zst);
   ASSERT_EQ(listed.size(), 5u);
   EXPECT_EQ(listed["usr/bin/a"].content, "AAA");
   EXPECT_EQ(listed["usr/bin/a"].mode, 0755u);
@@ -74,7 +44,7 @@ TEST(SourceWriter, LayerFromFolderKeepsLinksAndModes) {
   ASSERT_EQ(run("ln -s run '" + t.path() + "/root/bin/start' && ln '" + t.path() + "/root/etc/conf' '" + t.path() +
                 "/root/etc/conf2'"),
             0);
-  auto listed = list_tar(make_layer_blob_from_dir(t / "root", Compression::Gzip));
+  auto listed = list_tar_members(make_layer_blob_from_dir(t / "root", Compression::Gzip));
   ASSERT_EQ(listed.size(), 6u);
   EXPECT_EQ(listed["bin/"].type, AE_IFDIR);
   EXPECT_EQ(listed["bin/run"].mode, 0755u);
@@ -111,7 +81,7 @@ TEST(SourceWriter, DockerArchivesHaveTheFilesDockerWrites) {
   spec.tag = "example/app:1.0";
   write_docker_archive(spec, t / "legacy.tar", true);
   write_docker_archive(spec, t / "new.tar", false);
-  auto legacy = list_tar(read_file(t / "legacy.tar"));
+  auto legacy = list_tar_members(read_file(t / "legacy.tar"));
   nlohmann::json manifest = nlohmann::json::parse(legacy["manifest.json"].content);
   ASSERT_EQ(manifest.size(), 1u);
   EXPECT_EQ(manifest[0]["RepoTags"], nlohmann::json({"example/app:1.0"}));
@@ -122,7 +92,7 @@ TEST(SourceWriter, DockerArchivesHaveTheFilesDockerWrites) {
   EXPECT_EQ(legacy[layer0].content, uncompressed_tar(spec.layers[0].bytes));
   EXPECT_TRUE(nlohmann::json::parse(legacy["repositories"].content)["example/app"].contains("1.0"));
 
-  auto oci = list_tar(read_file(t / "new.tar"));
+  auto oci = list_tar_members(read_file(t / "new.tar"));
   manifest = nlohmann::json::parse(oci["manifest.json"].content);
   EXPECT_EQ(oci["oci-layout"].content, R"({"imageLayoutVersion":"1.0.0"})");
   nlohmann::json index = nlohmann::json::parse(oci["index.json"].content);

@@ -13,6 +13,7 @@ namespace imgaudit::test {
 struct TarMember {
   int type = 0;  // AE_IFREG, AE_IFDIR ...
   std::string content;
+  std::string link;  // a symlink's or hard link's target
   unsigned mode = 0;
   int64_t uid = -1, gid = -1, mtime = -1;
   std::string uname, gname;
@@ -33,6 +34,8 @@ inline std::map<std::string, TarMember> list_tar_members(const std::string& byte
     m.uid = archive_entry_uid(e);
     m.gid = archive_entry_gid(e);
     m.mtime = archive_entry_mtime(e);
+    if (archive_entry_symlink(e)) m.link = archive_entry_symlink(e);
+    if (archive_entry_hardlink(e)) m.link = archive_entry_hardlink(e);
     if (archive_entry_uname(e)) m.uname = archive_entry_uname(e);
     if (archive_entry_gname(e)) m.gname = archive_entry_gname(e);
     char buf[65536];
