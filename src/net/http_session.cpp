@@ -15,23 +15,20 @@ namespace imgaudit {
 // would cost some 300 kB itself: it touches every library curl links.)
 HttpSession::HttpSession() {
 #if LIBCURL_VERSION_NUM < 0x075400
-  set_up_curl();
+  set_up_curl_library();
 #endif
 }
 
 // curl_global_cleanup is never called: it is not thread-safe either, the last stream of a run may end on any
 // thread, and another session, or the shared cache's Redis connections, may still use curl. The process's end
 // frees what the set-up took.
-void HttpSession::set_up_curl() {
-  set_up_curl_library();
-}
 
 HttpSession::~HttpSession() {
   for (const Idle& i : idle_) curl_easy_cleanup(i.handle);
 }
 
 CURL* HttpSession::take_handle(const std::string& origin) {
-  set_up_curl();
+  set_up_curl_library();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto same = std::find_if(idle_.rbegin(), idle_.rend(), [&](const Idle& i) { return i.origin == origin; });

@@ -31,8 +31,6 @@ class HttpSession {
   size_t idle_handles() const;
 
  private:
-  void set_up_curl();  // once, before the first handle
-
   struct Idle {
     std::string origin;
     CURL* handle;
