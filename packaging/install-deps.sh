@@ -43,9 +43,13 @@ case "$(dpkg --print-architecture)" in
   *) OTHER="" ;;
 esac
 RELEASE="dpkg-dev python3 nasm qemu-user-static $RELEASE_LIBS"
+# The unit tests are cross-built in the release's other tree and run under qemu-user (tests/release): the
+# other architecture's GoogleTest, LIEF and the mbed TLS archives LIEF's static library uses.
+CROSS_TEST_LIBS="libgtest-dev liblief-dev libmbedtls-dev"
 if [ -n "$OTHER" ]; then
   RELEASE="$RELEASE g++-$OTHER_TRIPLET binutils-$OTHER_TRIPLET"
   for lib in $RELEASE_LIBS; do RELEASE="$RELEASE $lib:$OTHER"; done
+  for lib in $CROSS_TEST_LIBS; do TESTS="$TESTS $lib:$OTHER"; done
 fi
 case "${1:-}" in
   "") PACKAGES=$BUILD ;;

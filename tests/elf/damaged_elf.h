@@ -6,9 +6,10 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -41,20 +42,32 @@ int main(void) { puts("started"); return 7; }
 inline constexpr int kDamageableExit = 7;
 inline const char* const kDamageableFlags = "-rdynamic -Wl,--hash-style=both -Wl,-rpath,/opt/damaged/lib";
 
-// Runs `path` with execve (posix_spawn reports its error): the exit status, or -errno when the
-// kernel refused to start it (ENOENT for a missing interpreter).
+// Runs `path` with execve: the exit status, or -errno when the kernel refused to start it (ENOENT for a
+// missing interpreter). fork and a close-on-exec pipe carry execve's errno, not posix_spawn: qemu-user, which
+// runs the cross-built tests, turns posix_spawn's vfork into a fork, and its exec error then never reaches
+// the parent (it sees exit 127).
 inline int exec_status(const std::string& path) {
   char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
   char* envp[] = {nullptr};
-  posix_spawn_file_actions_t quiet;
-  posix_spawn_file_actions_init(&quiet);
-  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  int error = posix_spawn(&pid, path.c_str(), &quiet, nullptr, argv, envp);
-  posix_spawn_file_actions_destroy(&quiet);
-  if (error != 0) return -error;
+  int errors[2];
+  if (pipe2(errors, O_CLOEXEC) != 0) return -errno;
+  pid_t pid = fork();
+  if (pid == 0) {
+    int out = open("/dev/null", O_WRONLY);
+    dup2(out, 1);
+    execve(path.c_str(), argv, envp);
+    int error = errno;
+    (void)!write(errors[1], &error, sizeof error);
+    _exit(127);
+  }
+  close(errors[1]);
+  int error = 0;
+  ssize_t got = pid > 0 ? read(errors[0], &error, sizeof error) : -1;
+  close(errors[0]);
+  if (pid < 0) return -EAGAIN;
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return -ECHILD;
+  if (got == sizeof error) return -error;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -746,9 +746,10 @@ TEST(LoaderLibcOwnNames, AreThoseALibcShipsItself) {
                     "libssl.so.3", "libcurl.so.4", "libmagic.so.1", "libc.so.7", "libcap.so.2", "libnss3.so"})
     EXPECT_FALSE(is_libc_own_name(name)) << name;
 
-  // Every library of the glibc package gcc links against here, where dpkg knows it.
+  // Every library of the glibc package gcc links against here, where dpkg knows it (named with this machine's
+  // architecture: with another's libc6 installed beside it, a bare libc6 is ambiguous).
   std::string files;
-  if (test::run("dpkg -L libc6 2>/dev/null", &files) != 0)
+  if (test::run("dpkg -L libc6:$(dpkg --print-architecture) 2>/dev/null", &files) != 0)
     GTEST_SKIP() << "the names checked; dpkg knows no libc6 here to take the rest of glibc's libraries from";
   int seen = 0;
   for (auto& f : split(files, "\n")) {

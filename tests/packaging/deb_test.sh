@@ -123,7 +123,8 @@ for entry in "${entries[@]}"; do
   for alt in "${alternatives[@]}"; do
     alt=$(echo "$alt" | xargs)
     name=${alt%% *}
-    installed=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || continue
+    # One line per installed architecture (libc6 and libc6:arm64 beside it): the versions are one source's.
+    installed=$(dpkg-query -W -f='${Version}\n' "$name" 2>/dev/null | head -n1) || continue
     [ -n "$installed" ] || continue
     if [[ $alt =~ \((\>=|\<=|\>\>|\<\<|=)\ *([^\)]*)\) ]]; then
       op=${BASH_REMATCH[1]} wanted=${BASH_REMATCH[2]}

@@ -287,8 +287,17 @@ bool debootstrap_could_not_download(const std::string& log) {
   return false;
 }
 
-std::string imgaudit_binary() { return IMGAUDIT_BINARY; }
-std::string mkimage_binary() { return IMGAUDIT_MKIMAGE_BINARY; }
+namespace {
+
+std::string emulated(const std::string& binary) {
+  const std::string emulator = IMGAUDIT_TEST_EMULATOR;
+  return emulator.empty() ? binary : emulator + " " + binary;
+}
+
+}  // namespace
+
+std::string imgaudit_binary() { return emulated(IMGAUDIT_BINARY); }
+std::string mkimage_binary() { return emulated(IMGAUDIT_MKIMAGE_BINARY); }
 
 const char* const kHelloC = R"(#include <stdio.h>
 int main(void) { puts("hello"); return 0; }

@@ -109,7 +109,8 @@ bool debootstrap_could_not_download(const std::string& log);
 // backslash, "\xNN" the byte NN, everything else itself; the original bytes of a file name.
 std::string decode_lossless_utf8(const std::string& s);
 
-// The imgaudit and imgaudit-mkimage binaries of this build.
+// The imgaudit and imgaudit-mkimage binaries of this build. In a cross-built tree (its unit tests run under
+// qemu-user, which no binfmt registration may name), the emulator and the binary: a command for run().
 std::string imgaudit_binary();
 std::string mkimage_binary();
 
