@@ -1,7 +1,7 @@
 #!/bin/sh
 # The unit tests for the other architecture (arm64 on amd64, amd64 on arm64), run under qemu-user: built
 # in the release's cross tree (packaging.release_build left its libraries there, compiled with Debian's
-# cross toolchain), with IMGAUDIT_UNIT_TESTS_ONLY, and run by ctest -L unit, which starts each test program
+# cross toolchain), with IMGAUDIT_TEST_LABELS=unit, and run by ctest -L unit, which starts each test program
 # through the toolchain file's emulator (qemu-aarch64-static or qemu-x86_64-static, named: no binfmt).
 # Usage: cross_unit_test.sh SOURCE_ROOT RELEASE_WORK
 # Exits 0 pass, 1 fail, 77 skip (saying why).
@@ -17,7 +17,7 @@ esac
 tree=$WORK/$ARCH/build
 [ -f "$tree/CMakeCache.txt" ] || { echo "SKIP: no $ARCH release tree in $WORK (packaging.release_build skipped or failed)"; exit 77; }
 command -v "$QEMU" >/dev/null || { echo "SKIP: no $QEMU (packaging/install-deps.sh --tests installs qemu-user-static)"; exit 77; }
-cmake -S "$SOURCE_ROOT" -B "$tree" -DBUILD_TESTING=ON -DIMGAUDIT_UNIT_TESTS_ONLY=ON >"$tree/../tests-configure.log" 2>&1 ||
+cmake -S "$SOURCE_ROOT" -B "$tree" -DBUILD_TESTING=ON -DIMGAUDIT_TEST_LABELS=unit >"$tree/../tests-configure.log" 2>&1 ||
   { tail -30 "$tree/../tests-configure.log"; exit 1; }
 cmake --build "$tree" -j"$(nproc)" >"$tree/../tests-build.log" 2>&1 ||
   { grep -B5 -A20 -m3 'rror' "$tree/../tests-build.log"; exit 1; }
