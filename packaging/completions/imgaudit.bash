@@ -72,7 +72,7 @@ _imgaudit_dirs() {
 _imgaudit_option_values() {
   local option=$1 cur=$2
   case $option in
-    --format | --fail-on | --color) compgen -W "$(_imgaudit_choices "$option")" -- "$cur" ;;
+    --format | --fail-on | --min-severity | --color) compgen -W "$(_imgaudit_choices "$option")" -- "$cur" ;;
     --image-src) compgen -W 'docker podman remote docker,podman,remote' -- "$cur" ;;
     --docker-host) compgen -W 'unix:// tcp://' -- "$cur" ;;
     --platform) compgen -W 'all linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -- "$cur" ;;

@@ -20,7 +20,8 @@ configure_static_tree() {
   [ -z "$QEMU" ] || yaml_cpp="-DYAML_CPP_STATIC=$(foreign_yaml_cpp_archive "$tree")"
   # shellcheck disable=SC2086 # CROSS_CMAKE and yaml_cpp are one option each, or none
   cmake -S "$SOURCE_ROOT" -B "$tree/build" $CROSS_CMAKE $yaml_cpp -DCMAKE_BUILD_TYPE=Release \
-    -DBUILD_TESTING=OFF -DIMGAUDIT_STATIC=ON -DCMAKE_PREFIX_PATH="$tree/prefix" >"$tree/configure.log" 2>&1 ||
+    -DBUILD_TESTING=OFF -DIMGAUDIT_STATIC=ON -DCMAKE_PREFIX_PATH="$tree/prefix" \
+    -DIMGAUDIT_HOMEPAGE="${IMGAUDIT_SOURCE_URL:-}" >"$tree/configure.log" 2>&1 ||
     { tail -30 "$tree/configure.log" >&2; exit 1; }
 }
 

@@ -69,7 +69,7 @@ int print_rules(std::ostream& out) {
 
 int explain_rule(std::ostream& out, const std::string& id) {
   const Rule* r = Catalog::builtin().find(id);
-  if (!r) return fail(id + ": unknown rule id (imgaudit rules lists them)");
+  if (!r) return fail(Catalog::builtin().unknown_id(id));
   out << r->id << " (" << to_string(r->severity) << "): " << r->title << "\n\n" << r->explanation << "\n\nFix:\n";
   for (auto& [key, advice] : r->advice) out << "  " << (key == "default" ? "in general" : key) << ": " << advice << '\n';
   if (!r->references.empty()) out << "\nReferences:\n";
@@ -80,7 +80,7 @@ int explain_rule(std::ostream& out, const std::string& id) {
 struct CliOptions {
   std::vector<std::string> images;
   FleetCliOptions fleet;
-  std::string platform, format = "text", fail_on = "error", dockerfile, color = "auto";
+  std::string platform, format = "text", fail_on = "error", min_severity = "info", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
   bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
@@ -106,6 +106,10 @@ bool every_platform(const CliOptions& cli) { return cli.platform == "all"; }
 
 ColorMode color_mode(const std::string& name) {
   return name == "always" ? ColorMode::Always : name == "never" ? ColorMode::Never : ColorMode::Auto;
+}
+
+DisplayOptions display_options(const CliOptions& cli) {
+  return {cli.quiet, color_mode(cli.color), *parse_severity(cli.min_severity)};
 }
 
 // The settings file's ignore and severity, then each --ignore.
@@ -134,7 +138,7 @@ int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
   review_findings(report, policy, cli.dockerfile, utc_date_today());
-  if (!write_outputs(targets, report, cli.quiet, color_mode(cli.color))) return kExitError;
+  if (!write_outputs(targets, report, display_options(cli))) return kExitError;
   return findings_status(cli, findings_over(cli, report.findings));
 }
 
@@ -195,7 +199,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   const std::vector<std::string> names = run_names(cli, session.registry());
 
   std::vector<TextOptions> text;
-  for (const OutputTarget& t : targets) text.push_back(text_options(t, cli.quiet, color_mode(cli.color)));
+  for (const OutputTarget& t : targets) text.push_back(text_options(t, display_options(cli)));
   FleetParts parts(names.size());
   std::atomic<size_t> over{0};
   const std::string today = utc_date_today();
@@ -254,30 +258,25 @@ int run_compare(const CliOptions& cli, const std::string& a, const std::string& 
   return kExitClean;
 }
 
-// Edits (insertions, deletions, substitutions) from `a` to `b`.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // The subcommand a bare first word was meant to be ("rulez" -> "rules"), so a
 // typo is not sent to the engines and the registry; "" otherwise.
 std::string command_meant(const std::string& word, const std::vector<std::string>& commands) {
   if (word.size() > 20 || word.find_first_of("/:@.") != std::string::npos) return "";
   struct stat st;
   if (stat(word.c_str(), &st) == 0) return "";
-  for (const std::string& c : commands)
-    if (edit_distance(word, c) <= 2) return c;
+  return nearest_name(word, commands);
+}
+
+// " (did you mean --format?)" for an unknown long flag among `extras` that is a typo of one of `app`'s.
+std::string flag_meant(const CLI::App& app, const std::vector<std::string>& extras) {
+  std::vector<std::string> flags;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& name : o->get_lnames()) flags.push_back("--" + name);
+  for (const std::string& extra : extras) {
+    if (!starts_with(extra, "--")) continue;
+    std::string meant = nearest_name(extra.substr(0, extra.find('=')), flags);
+    if (!meant.empty()) return " (did you mean " + meant + "?)";
+  }
   return "";
 }
 
@@ -299,6 +298,8 @@ std::string settings_error(const CLI::App& app, const SettingsFile& settings, co
     if (var && *var) return what + " (from " + settings_variable(name) + ")";
     if (settings.flags_set().count(name)) return what + " (from " + file + ")";
   }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e))
+    if (std::string meant = flag_meant(app, app.remaining()); !meant.empty()) return what + meant;
   return what + " (see imgaudit --help)";
 }
 
@@ -353,7 +354,12 @@ void add_audit_options(CLI::App& app, CliOptions& cli) {
       ->allow_extra_args(false);
   app.add_option("--fail-on", cli.fail_on, "lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  app.add_flag("-q,--quiet", cli.quiet, "text: the findings and the summary line only; nothing when there are none");
+  app.add_option("--min-severity", cli.min_severity,
+                 "lowest severity the text, JUnit and Code Quality reports show and count (JSON and SARIF keep every "
+                 "finding; --fail-on counts every finding)")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  app.add_flag("-q,--quiet", cli.quiet,
+               "text: the findings and the summary line only; nothing when there are none at or above --min-severity");
   app.add_option("--color", cli.color, "colour in the text report: auto (a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("-j,--jobs", cli.jobs, "threads that read layers (default: one per core)");

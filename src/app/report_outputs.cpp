@@ -36,21 +36,23 @@ size_t text_width(const OutputTarget& t) {
   return 100;
 }
 
-void render(std::ostream& out, const OutputTarget& t, const AuditReport& report, bool quiet, ColorMode color) {
-  if (t.format == "json") return write_json(out, report);
-  if (t.format == "sarif") return write_sarif(out, report);
+void render(std::ostream& out, const OutputTarget& t, const AuditReport& full, const DisplayOptions& display) {
+  if (t.format == "json") return write_json(out, full);
+  if (t.format == "sarif") return write_sarif(out, full);
+  const AuditReport report = at_or_above(full, display.floor);
   if (t.format == "junit") return write_junit(out, report);
   if (t.format == "codequality") return write_codequality(out, report);
-  write_text(out, report, text_options(t, quiet, color));
+  write_text(out, report, text_options(t, display));
 }
 
 }  // namespace
 
-TextOptions text_options(const OutputTarget& t, bool quiet, ColorMode color) {
+TextOptions text_options(const OutputTarget& t, const DisplayOptions& display) {
   TextOptions text;
-  text.quiet = quiet;
-  text.color = use_color(t, color);
+  text.quiet = display.quiet;
+  text.color = use_color(t, display.color);
   text.width = text_width(t);
+  text.floor = display.floor;
   return text;
 }
 
@@ -122,8 +124,8 @@ bool write_each(const std::vector<OutputTarget>& targets, const std::function<vo
   return all;
 }
 
-bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color) {
-  return write_each(targets, [&](std::ostream& out, size_t i) { render(out, targets[i], report, quiet, color); });
+bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, const DisplayOptions& display) {
+  return write_each(targets, [&](std::ostream& out, size_t i) { render(out, targets[i], report, display); });
 }
 
 }  // namespace imgaudit

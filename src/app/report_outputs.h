@@ -33,11 +33,18 @@ enum class ColorMode { Auto, Always, Never };
 // unless NO_COLOR is set and not empty (no-color.org).
 bool use_color(const OutputTarget& target, ColorMode mode);
 
-// The text report's options for `target`: its colour, and the width it wraps to.
-TextOptions text_options(const OutputTarget& target, bool quiet, ColorMode color);
+// What the user asked of the reports people read: -q, --color, --min-severity.
+struct DisplayOptions {
+  bool quiet = false;
+  ColorMode color = ColorMode::Auto;
+  Severity floor = Severity::Info;
+};
+
+// The text report's options for `target`: its colour, the width it wraps to, and the display floor.
+TextOptions text_options(const OutputTarget& target, const DisplayOptions& display);
 
 // Renders the report to each target; false after saying why when one could not be written.
-bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, bool quiet, ColorMode color);
+bool write_outputs(const std::vector<OutputTarget>& targets, const AuditReport& report, const DisplayOptions& display);
 
 // Opens each target (a file, or standard output), has render(out, its index) write it; false after
 // saying why when one could not be written.

@@ -19,7 +19,7 @@ namespace {
 
 void require_known_rule(const std::string& id, const std::string& where) {
   if (!Catalog::builtin().find(id))
-    throw InputError(where + ": unknown rule id '" + printable(id, 80) + "' (imgaudit rules lists them)");
+    throw InputError(where + ": " + Catalog::builtin().unknown_id(id));
 }
 
 bool glob_matches(const std::string& glob, const std::string& path) {

@@ -157,6 +157,54 @@ nlohmann::json merged_run(const std::vector<FleetPart>& parts, NameSpan span) {
   return run;
 }
 
+// A name's results and notes in the run of several images: each says its image (properties, its locations'
+// properties, its message) and its fingerprint is the image's own.
+void tag_with_image(nlohmann::json& run, const std::string& name) {
+  for (nlohmann::json& result : run["results"]) {
+    result["properties"]["image"] = name;
+    result["message"]["text"] = name + ": " + result["message"].value("text", "");
+    for (nlohmann::json& location : result["locations"]) location["properties"]["image"] = name;
+    for (auto& [key, fingerprint] : result["partialFingerprints"].items())
+      fingerprint = Sha256::of(fingerprint.get<std::string>() + '\0' + name).substr(7, 32);
+  }
+  if (!run.contains("invocations")) return;
+  for (nlohmann::json& invocation : run["invocations"])
+    for (nlohmann::json& note : invocation["toolExecutionNotifications"]) {
+      const std::string text = note["message"].value("text", "");
+      if (!starts_with(text, name + ": ")) note["message"]["text"] = name + ": " + text;  // an error names it
+    }
+}
+
+// Several images in one run (GitHub takes at most 20 runs a file): the tool and its rules once, every
+// image's results and invocations, and the images in the run's properties.
+nlohmann::json fleet_run(const std::vector<FleetPart>& parts) {
+  nlohmann::json run = {{"results", nlohmann::json::array()},
+                        {"invocations", nlohmann::json::array()},
+                        {"automationDetails", {{"id", "imgaudit/"}}},
+                        {"properties", {{"images", nlohmann::json::array()}}}};
+  for (NameSpan span : name_spans(parts)) {
+    nlohmann::json one = merged_run(parts, span);
+    if (!run.contains("tool") || (one["tool"]["driver"].contains("rules") && !run["tool"]["driver"].contains("rules")))
+      run["tool"] = one["tool"];
+    if (one.contains("originalUriBaseIds")) run["originalUriBaseIds"] = one["originalUriBaseIds"];
+    tag_with_image(one, parts[span.begin].name);
+    for (nlohmann::json& result : one["results"]) run["results"].push_back(std::move(result));
+    if (one.contains("invocations"))
+      for (nlohmann::json& invocation : one["invocations"]) run["invocations"].push_back(std::move(invocation));
+    nlohmann::json image = one["properties"];
+    image.erase("name");
+    image["name"] = parts[span.begin].name;
+    run["properties"]["images"].push_back(std::move(image));
+  }
+  if (run.contains("originalUriBaseIds"))
+    for (auto& [id, base] : run["originalUriBaseIds"].items())
+      base["description"]["text"] = id == "IMAGEROOT" ? "The root of the file system of the image each result's properties.image names."
+                                                      : "The image each result's properties.image names.";
+  if (run["invocations"].empty()) run.erase("invocations");
+  fit_sarif_run(run);
+  return run;
+}
+
 void write_text_summary(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats) {
   size_t width = 5;
   for (const FleetPart& p : parts) width = std::max(width, printable(shown_name(p.name, p.platform)).size());
@@ -228,9 +276,8 @@ std::string joined_codequality(const std::vector<FleetPart>& parts) {
   return all.empty() ? "[]\n" : "[\n" + all + "\n]\n";
 }
 
-}  // namespace
-
-FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text) {
+// The part of `entry` as `format` shows it (its floor already applied).
+FleetPart part_as_shown(const std::string& format, const FleetEntry& entry, const TextOptions& text) {
   FleetPart part;
   part.name = entry.name;
   part.platform = entry.platform;
@@ -248,6 +295,17 @@ FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const T
   return part;
 }
 
+}  // namespace
+
+FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text) {
+  if (!entry.report || shows_every_finding(format) || text.floor == Severity::Info)
+    return part_as_shown(format, entry, text);
+  const AuditReport shown = at_or_above(*entry.report, text.floor);
+  FleetEntry floored = entry;
+  floored.report = &shown;
+  return part_as_shown(format, floored, text);
+}
+
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text) {
   if (format == "json") {
@@ -258,10 +316,7 @@ void write_fleet(std::ostream& out, const std::string& format, const std::vector
         << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump() << ",\n  \"images\": [\n"
         << images << "\n  ],\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
   } else if (format == "sarif") {
-    std::string runs;
-    for (NameSpan span : name_spans(parts))
-      runs += (runs.empty() ? "" : ",\n") + indented(dump_lossless(merged_run(parts, span), 2), 4);
-    out << kSarifHead << "  \"runs\": [\n" << runs << "\n  ]\n}\n";
+    out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(fleet_run(parts), 2), 4) << "\n  ]\n}\n";
   } else if (format == "junit") {
     write_junit_parts(out, parts);
   } else if (format == "codequality") {
@@ -285,7 +340,9 @@ void write_platforms(std::ostream& out, const std::string& format, const std::ve
         << "\n  ],\n  \"differences\": " << dump_lossless(head["differences"])
         << ",\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
   } else if (format == "sarif") {
-    out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(merged_run(parts, all), 2), 4) << "\n  ]\n}\n";
+    nlohmann::json run = merged_run(parts, all);
+    fit_sarif_run(run);
+    out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(run, 2), 4) << "\n  ]\n}\n";
   } else {
     write_fleet(out, format, parts, stats, text);
   }

@@ -38,8 +38,8 @@ struct FleetStats {
 //   platforms after it, then a table of all;
 // - json: {"schema_version", "tool", "images": [each image's document with "name", or {"name", "error"}, or
 //   for a group {"name", "platforms": [each platform's document with "platform"], "differences"}], "summary"};
-// - sarif: one run a name (a group's results each tagged with its platform; an unreadable image: a
-//   run whose invocation failed, saying why);
+// - sarif: one run for all (GitHub takes at most 20 a file), each result tagged with its image (and its
+//   platform), an unreadable image an invocation that failed, saying why;
 // - junit: one <testsuite> an image (an unreadable one: one test case in error);
 // - codequality: the issues of every image, each description and fingerprint its image's own.
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,

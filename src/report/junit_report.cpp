@@ -2,16 +2,14 @@
 //
 // Shape: one <testsuites>, one <testsuite name="imgaudit: IMAGE">, one <testcase classname="imgaudit"
 // name="RULE-ID"> per catalog rule (the id alone, so GitLab's and Jenkins' history of a test case survives a
-// reworded title), and in a rule's test case one <failure> per finding.
+// reworded title), and in a rule's test case one <failure> per finding of severity error or warning.
 //
 // Choices:
-// - Every finding is a <failure>, whatever its severity; the severity is in `type` ("error", "warning",
-//   "info"). imgaudit's --fail-on is what gates a build, through the exit status; the report records what
-//   each rule found, and a rule that found something did not pass. Turning info/warning findings into
-//   <system-out> or <skipped> would hide them in the tabs (GitLab lists only failed tests in the merge
-//   request widget) and would make the file depend on a threshold the writer does not know. Jenkins marks a
-//   build UNSTABLE when a test fails; teams that gate on the exit status alone can set the junit step's
-//   skipMarkingBuildUnstable.
+// - An error or warning finding is a <failure>, its severity in `type` ("error", "warning"): something to fix.
+//   An info finding is not: a green pipeline beside a red test widget (GitLab's merge request widget, Jenkins'
+//   UNSTABLE) teaches people to ignore the widget. Its rule's test case passes and lists it in its
+//   <system-out> ("info: MESSAGE", its paths); the suite's properties count it (findings.info). The mapping
+//   does not follow --fail-on, which the exit status applies: the file does not depend on a threshold.
 // - An ignored finding (report.suppressed) makes its rule's test case <skipped message="ignored: REASON"> only
 //   when the rule has no other finding: Jenkins counts a test case holding any <skipped> as skipped, which
 //   would hide the failures beside it. A failing rule lists its ignored findings in its <system-out>.
@@ -160,6 +158,19 @@ struct RuleCase {
   std::vector<const std::pair<Finding, std::string>*> ignored;
 };
 
+bool fails(const Finding& f) { return f.severity != Severity::Info; }
+
+// A rule's info findings, which do not fail it, as its <system-out> lists them.
+std::string info_notes(const RuleCase& c) {
+  std::string notes;
+  for (const Finding* f : c.findings)
+    if (!fails(*f)) {
+      notes += "info: " + visible(f->message) + "\n" + paths_brief(*f);
+      if (!f->advice.empty()) notes += "    fix: " + f->advice + "\n";
+    }
+  return notes;
+}
+
 void write_case(std::ostream& out, const RuleCase& c) {
   out << "    <testcase classname=\"imgaudit\" name=\"" << attr(visible(c.id)) << "\" time=\"0\"";
   if (c.findings.empty() && c.ignored.empty()) {
@@ -167,7 +178,10 @@ void write_case(std::ostream& out, const RuleCase& c) {
     return;
   }
   out << ">\n";
+  std::vector<const Finding*> failing;
   for (const Finding* f : c.findings)
+    if (fails(*f)) failing.push_back(f);
+  for (const Finding* f : failing)
     out << "      <failure type=\"" << to_string(f->severity) << "\" message=\"" << attr(visible(f->message)) << "\">"
         << text(finding_body(*f)) << "</failure>\n";
 
@@ -181,15 +195,15 @@ void write_case(std::ostream& out, const RuleCase& c) {
   if (c.findings.empty()) {
     out << "      <skipped message=\"" << attr("ignored: " + join(reasons, "; ")) << "\">" << text(ignored_text)
         << "</skipped>\n";
-  } else if (c.findings.size() > 1 || !c.ignored.empty()) {
+  } else {
     std::string summary;
-    if (c.findings.size() > 1) {
-      summary += std::to_string(c.findings.size()) + " findings:\n";
-      for (const Finding* f : c.findings)
+    if (failing.size() > 1) {
+      summary += std::to_string(failing.size()) + " findings:\n";
+      for (const Finding* f : failing)
         summary += std::string(to_string(f->severity)) + ": " + visible(f->message) + "\n" + paths_brief(*f);
     }
-    summary += ignored_text;
-    out << "      <system-out>" << text(summary) << "</system-out>\n";
+    summary += info_notes(c) + ignored_text;
+    if (!summary.empty()) out << "      <system-out>" << text(summary) << "</system-out>\n";
   }
   out << "    </testcase>\n";
 }
@@ -215,11 +229,13 @@ JunitSuite junit_testsuite(const AuditReport& report, const std::string& name) {
 
   JunitSuite suite;
   suite.tests = cases.size();
+  size_t infos = 0;
   for (const RuleCase& c : cases) {
-    if (!c.findings.empty())
+    if (std::any_of(c.findings.begin(), c.findings.end(), [](const Finding* f) { return fails(*f); }))
       ++suite.failures;
-    else if (!c.ignored.empty())
+    else if (c.findings.empty() && !c.ignored.empty())
       ++suite.skipped;
+    infos += std::count_if(c.findings.begin(), c.findings.end(), [](const Finding* f) { return !fails(*f); });
   }
 
   std::ostringstream out;
@@ -232,6 +248,7 @@ JunitSuite junit_testsuite(const AuditReport& report, const std::string& name) {
   property("image", report.facts.image.source);
   if (!report.facts.image.manifest_digest.empty()) property("image.digest", report.facts.image.manifest_digest);
   property("findings", std::to_string(report.findings.size()));
+  property("findings.info", std::to_string(infos));
   property("ignored", std::to_string(report.suppressed.size()));
   out << "    </properties>\n";
   for (const RuleCase& c : cases) write_case(out, c);

@@ -33,6 +33,9 @@ void write_json(std::ostream& out, const AuditReport& report);
 // SARIF 2.1.0: every catalog rule in tool.driver.rules, one result a finding,
 // the image paths as logical locations and, with --dockerfile, the line.
 nlohmann::json report_sarif(const AuditReport& report);
+// Keeps a run within GitHub's results limit (kMaxSarifResults): the most severe results, open before
+// dismissed, and a notification saying how many were left out.
+void fit_sarif_run(nlohmann::json& run);
 void write_sarif(std::ostream& out, const AuditReport& report);
 
 // JUnit XML: one test case per catalog rule, a failure per finding, so CI
@@ -67,7 +70,13 @@ struct TextOptions {
   bool color = false;
   size_t max_paths = 5;  // paths shown per finding before "and N more"
   size_t width = 100;    // terminal columns prose wraps to (a path or long word overflows); 0: no wrapping
+  Severity floor = Severity::Info;  // --min-severity, for every format that does not show every finding
 };
+
+// --min-severity (report/display_floor.cpp): whether `format` keeps every finding whatever the floor (json,
+// sarif), and the report as the other formats show it: the findings and ignored findings at or above `floor`.
+bool shows_every_finding(const std::string& format);
+AuditReport at_or_above(const AuditReport& report, Severity floor);
 void write_text(std::ostream& out, const AuditReport& report, const TextOptions& options);
 
 }  // namespace imgaudit

@@ -22,6 +22,11 @@
 // - Each rule's message template is its messageStrings.default, with its placeholders numbered in the order
 //   they first appear; each result made from it has message.id "default" and its values as
 //   message.arguments, beside message.text (the message and its fix), which viewers show.
+// - GitHub's upload limits (util/limits.h): a result lists at most kMaxSarifLocations of its finding's paths
+//   as locations (logical ones too), its message saying how many more; a run holds at most kMaxSarifResults
+//   results, the most severe kept, an invocation's notification saying how many were left out.
+// - automationDetails.id is "imgaudit/IMAGE/", so code scanning keeps each image's alerts in a category of
+//   its own; a report on several images is one run (fleet_report.cpp), each result naming its image.
 // - Every string is in lossless_utf8 (util/lossless_json.h): a file name that is not UTF-8 keeps its bytes
 //   as "\xNN", a backslash is doubled.
 #include <algorithm>
@@ -29,6 +34,7 @@
 
 #include "report/report.h"
 #include "rules/catalog.h"
+#include "util/limits.h"
 #include "util/lossless_json.h"
 #include "util/strings.h"
 #include "version.h"
@@ -160,6 +166,16 @@ struct Places {
   std::string image;       // the pseudo-artifact's name
 };
 
+// How many of `f`'s paths its result lists as locations.
+size_t listed_paths(const Finding& f) { return std::min(f.paths.size(), kMaxSarifLocations); }
+
+// What the message adds when the locations leave paths out.
+std::string unlisted_paths_note(const Finding& f) {
+  if (f.paths.size() <= kMaxSarifLocations) return "";
+  return " (" + std::to_string(f.paths.size() - kMaxSarifLocations) + " more paths than the " +
+         std::to_string(kMaxSarifLocations) + " listed here: properties.paths and the JSON report hold them all)";
+}
+
 nlohmann::json locations_of(const Finding& f, const Places& places) {
   nlohmann::json locations = nlohmann::json::array();
   if (f.dockerfile && !f.dockerfile->file.empty()) {
@@ -170,13 +186,13 @@ nlohmann::json locations_of(const Finding& f, const Places& places) {
     nlohmann::json location = {{"physicalLocation", physical}};
     if (!f.paths.empty()) {
       location["logicalLocations"] = nlohmann::json::array();
-      for (auto& p : f.paths) location["logicalLocations"].push_back(logical_location(p));
+      for (size_t i = 0; i < listed_paths(f); ++i) location["logicalLocations"].push_back(logical_location(f.paths[i]));
     }
     locations.push_back(location);
   } else if (!f.paths.empty()) {
-    for (auto& p : f.paths)
-      locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", image_path_uri(p)}, {"uriBaseId", kImageRoot}}}}},
-                           {"logicalLocations", {logical_location(p)}}});
+    for (size_t i = 0; i < listed_paths(f); ++i)
+      locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", image_path_uri(f.paths[i])}, {"uriBaseId", kImageRoot}}}}},
+                           {"logicalLocations", {logical_location(f.paths[i])}}});
   } else if (!places.dockerfile.empty()) {
     locations.push_back({{"physicalLocation", {{"artifactLocation", {{"uri", dockerfile_uri(places.dockerfile)}}}}}});
   } else {
@@ -214,7 +230,7 @@ nlohmann::json result(const Finding& f, int rule_index, const Places& places) {
   if (f.layer >= 0) props["layer"] = {{"index", f.layer}, {"digest", f.layer_digest}, {"created_by", f.created_by}};
   nlohmann::json r = {{"ruleId", f.id},
                       {"level", sarif_level(f.severity)},
-                      {"message", {{"text", f.message + (f.advice.empty() ? "" : " Fix: " + f.advice)}}},
+                      {"message", {{"text", f.message + unlisted_paths_note(f) + (f.advice.empty() ? "" : " Fix: " + f.advice)}}},
                       {"locations", locations_of(f, places)},
                       {"partialFingerprints", {{kFingerprintKey, finding_fingerprint(f)}}},
                       {"properties", props}};
@@ -227,7 +243,30 @@ nlohmann::json result(const Finding& f, int rule_index, const Places& places) {
   return r;
 }
 
+int level_rank(const nlohmann::json& result) {
+  const std::string level = result.value("level", "warning");
+  int rank = level == "error" ? 0 : level == "warning" ? 1 : 2;
+  return result.contains("suppressions") ? rank + 3 : rank;  // dismissed ones after every open one
+}
+
 }  // namespace
+
+void fit_sarif_run(nlohmann::json& run) {
+  nlohmann::json& results = run["results"];
+  if (!results.is_array() || results.size() <= kMaxSarifResults) return;
+  std::vector<nlohmann::json> kept(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const nlohmann::json& a, const nlohmann::json& b) { return level_rank(a) < level_rank(b); });
+  const size_t left_out = kept.size() - kMaxSarifResults;
+  kept.resize(kMaxSarifResults);
+  results = nlohmann::json(std::move(kept));
+  if (!run.contains("invocations")) run["invocations"] = nlohmann::json::array({{{"executionSuccessful", true}}});
+  run["invocations"][0]["toolExecutionNotifications"].push_back(
+      {{"level", "warning"},
+       {"message",
+        {{"text", std::to_string(left_out) + " results left out, the least severe: GitHub code scanning takes at most " +
+                      std::to_string(kMaxSarifResults) + " a run (the JSON report holds all)"}}}});
+}
 
 nlohmann::json report_sarif(const AuditReport& report) {
   const auto& catalog = Catalog::builtin();
@@ -277,9 +316,12 @@ nlohmann::json report_sarif(const AuditReport& report) {
           {"semanticVersion", kImgauditVersion},
           {"version", kImgauditVersion},
           {"rules", rules}}}}},
+      {"automationDetails", {{"id", "imgaudit/" + places.image + "/"}}},
       {"originalUriBaseIds", base_ids},
       {"results", results},
       {"properties", {{"image", source}, {"digest", report.facts.image.manifest_digest}}}};
+  if (*kImgauditHomepage) run["tool"]["driver"]["informationUri"] = kImgauditHomepage;
+  fit_sarif_run(run);
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", {run}}};
 }
 

@@ -173,13 +173,17 @@ struct Counts {
   size_t folded[3] = {0, 0, 0};
 };
 
-std::string verdict(const Counts& c, const AuditReport& r) {
+// The counts of what is shown: below the display floor (--min-severity) a severity is not counted at all,
+// rather than counted as none.
+std::string verdict(const Counts& c, const AuditReport& r, Severity floor) {
   auto part = [&](int sev, const char* name) {
     std::string s = std::to_string(c.shown[sev]) + name;
     if (c.folded[sev]) s += " (+" + plural(c.folded[sev], "consequence", "consequences") + ")";
     return s;
   };
-  std::string s = part(2, " error(s)") + ", " + part(1, " warning(s)") + ", " + part(0, " info");
+  std::string s = part(2, " error(s)");
+  if (floor <= Severity::Warning) s += ", " + part(1, " warning(s)");
+  if (floor <= Severity::Info) s += ", " + part(0, " info");
   if (!r.suppressed.empty()) s += ", " + std::to_string(r.suppressed.size()) + " ignored";
   return s;
 }
@@ -351,7 +355,7 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   }
   for (auto* f : folded) block_for(f->caused_by).consequences.push_back(f);
 
-  if (!o.quiet && !r.findings.empty()) out << verdict(counts, r) << "\n\n";
+  if (!o.quiet && !r.findings.empty()) out << verdict(counts, r, o.floor) << "\n\n";
   for (auto& b : blocks) write_block(p, b, o, st);
 
   if (!o.quiet) {
@@ -360,8 +364,9 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
     write_ignores(out, "Unused ignores, they matched no finding:", r.unused_ignores, false);
     write_ignores(out, "Expired ignores, no longer applied:", r.expired_ignores, true);
   }
-  // Quiet keeps the summary, so a CI log ends with the counts, but says nothing of a clean image.
-  if (!o.quiet || !r.findings.empty() || !r.suppressed.empty()) out << verdict(counts, r) << '\n';
+  // Quiet keeps the summary, so a CI log ends with the counts, but says nothing of an image with no finding
+  // shown (none at or above the display floor, or only ignored ones).
+  if (!o.quiet || !r.findings.empty()) out << verdict(counts, r, o.floor) << '\n';
 }
 
 }  // namespace imgaudit

@@ -139,6 +139,14 @@ const Rule* Catalog::find(const std::string& id) const {
   return nullptr;
 }
 
+std::string Catalog::unknown_id(const std::string& id) const {
+  std::vector<std::string> ids;
+  for (auto& r : rules_) ids.push_back(r.id);
+  const std::string meant = nearest_name(id, ids);
+  return "unknown rule id '" + printable(id, 80) + "' (" + (meant.empty() ? "" : "did you mean " + meant + "? ") +
+         "imgaudit rules lists them)";
+}
+
 const Rule& Catalog::rule(const std::string& id) const {
   if (auto* r = find(id)) return *r;
   throw std::out_of_range("unknown rule id: " + id);

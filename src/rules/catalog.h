@@ -54,6 +54,9 @@ class Catalog {
   const Rule& rule(const std::string& id) const;  // throws std::out_of_range for an unknown id
   const Rule* find(const std::string& id) const;
   const std::vector<Rule>& rules() const { return rules_; }
+  // What to say of an id that is no rule's: "unknown rule id 'ID' (did you mean musl-allocator? imgaudit rules
+  // lists them)", the id made printable.
+  std::string unknown_id(const std::string& id) const;
   // "sha256:<12 hex>" of rules/*.json as compiled in: which catalog a report was made with.
   const std::string& version() const { return version_; }
 

@@ -265,6 +265,12 @@ inline constexpr uint64_t kMaxCacheKeyFile = 4096;
 inline constexpr size_t kMinCacheKeyBytes = 32;
 // --password-stdin: registry passwords and tokens (a cloud's access token) are some KB.
 inline constexpr uint64_t kMaxPasswordBytes = 64 << 10;
+// SARIF that GitHub code scanning accepts (its documented upload limits): locations of one result, results of
+// one run. A finding with more paths lists the first ones and says how many more (properties.paths and the
+// JSON report hold all); a run with more results keeps the most severe and says how many it left out. A
+// report on several images is one run (GitHub takes at most 20 a file), whatever their number.
+inline constexpr size_t kMaxSarifLocations = 1000;
+inline constexpr size_t kMaxSarifResults = 25000;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 

@@ -1,5 +1,6 @@
 #include "util/strings.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace imgaudit {
@@ -73,6 +74,35 @@ std::string lossless_utf8(std::string_view s) {
 std::string ascii_lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates) {
+  constexpr size_t kMaxEdits = 2;
+  // Names are short: a longer word (a hostile settings file's) is no typo of one, and costs nothing to refuse.
+  constexpr size_t kLongestName = 64;
+  if (word.empty() || word.size() > kLongestName) return "";
+  std::string best;
+  size_t best_edits = kMaxEdits + 1;
+  for (const std::string& c : candidates) {
+    size_t edits = edit_distance(word, c);
+    if (edits < best_edits) best = c, best_edits = edits;
+  }
+  return best;
 }
 
 }  // namespace imgaudit

@@ -45,6 +45,13 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
 // `s` with ASCII letters in lower case (header names, Dockerfile keywords and flags: byte-wise, no locale).
 std::string ascii_lower(std::string s);
 
+// Edits (insertions, deletions, substitutions of bytes) that make `a` into `b`.
+size_t edit_distance(std::string_view a, std::string_view b);
+
+// What a typo of `word` was meant to be: the candidate nearest to it within 2 edits (the first of equals),
+// for "did you mean" (a subcommand, a flag, a rule id); "" when none is, or `word` is longer than any name.
+std::string nearest_name(std::string_view word, const std::vector<std::string>& candidates);
+
 // {"a", "b"} joined with ", " -> "a, b".
 inline std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;

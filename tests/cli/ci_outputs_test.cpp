@@ -320,3 +320,89 @@ TEST(CiOutputs, RuleTextsHaveNoPlaceholders) {
   for (const auto& res : sarif["runs"][0]["results"]) no_braces("SARIF result " + res["ruleId"].get<std::string>(),
                                                                 res["message"]["text"]);
 }
+
+namespace {
+
+// GitHub refuses a result with more than 1,000 locations: 1,100 glibc programs on a musl image are one
+// libc-mismatch finding, whose result lists 1,000 and says how many more; every result keeps the bound.
+TEST(CiOutputs, SarifOfAFindingWithMorePathsThanGitHubTakes) {
+  const NativeTarget& native = native_target();
+  TempDir tmp;
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
+                               file("etc/os-release", "ID=alpine\nVERSION_ID=3.20.3\n", 0644)},
+                              "ADD base.tar /"));
+  const std::string hello = compiled(tmp, "gcc", kHelloC);
+  std::vector<TarEntrySpec> programs;
+  for (int i = 0; i < 1100; ++i) programs.push_back(file("usr/bin/tool" + std::to_string(i), hello));
+  spec.layers.push_back(layer(programs, "COPY bin /usr/bin/"));
+  auto r = run_imgaudit("--no-cache --fail-on never --format sarif " + write_oci(tmp, spec));
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json sarif = r.json();
+  write_file(tmp / "r.sarif", r.out);
+  const std::string verdict = validate_sarif(tmp / "r.sarif");
+  EXPECT_TRUE(verdict == "valid" || verdict == "no schema") << verdict;
+  const nlohmann::json* mismatch = sarif_result(sarif, "libc-mismatch");
+  ASSERT_NE(mismatch, nullptr) << r.out.substr(0, 2000);
+  EXPECT_EQ((*mismatch)["locations"].size(), 1000u);
+  EXPECT_EQ((*mismatch)["properties"]["paths"].size(), 1100u);
+  EXPECT_NE((*mismatch)["message"]["text"].get<std::string>().find("(100 more paths than the 1000 listed here"),
+            std::string::npos)
+      << (*mismatch)["message"]["text"];
+  for (const auto& result : sarif["runs"][0]["results"]) {
+    EXPECT_LE(result["locations"].size(), 1000u) << result["ruleId"];
+    for (const auto& location : result["locations"])
+      if (location.contains("logicalLocations")) EXPECT_LE(location["logicalLocations"].size(), 1000u);
+  }
+  expect_github_accepts(sarif);
+}
+
+}  // namespace
+
+namespace {
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// --min-severity is the floor of what people read (text, JUnit, Code Quality) and of its counts; JSON and
+// SARIF keep every finding, and --fail-on counts every finding whatever the floor.
+TEST(CiOutputs, MinSeverityIsTheFloorOfWhatPeopleReadNotOfWhatToolsRead) {
+  TempDir tmp;
+  const std::string image = musl_image_with_glibc_binary(tmp);
+  const nlohmann::json all = run_imgaudit("--fail-on never --format json " + image).json();
+  size_t errors_in_json = 0, warnings_in_json = 0;
+  for (const auto& f : all["findings"]) {
+    errors_in_json += f["severity"] == "error";
+    warnings_in_json += f["severity"] == "warning";
+  }
+  ASSERT_GT(errors_in_json, 0u);
+  ASSERT_GT(warnings_in_json, 0u);
+
+  auto text = run_imgaudit("--fail-on warning --color never --min-severity error -o json=" + tmp / "r.json" +
+                           " -o codequality=" + tmp / "cq.json -o sarif=" + tmp / "r.sarif " + image);
+  EXPECT_EQ(text.status, 1) << "--fail-on counts the warnings the floor hides";
+  EXPECT_EQ(count_of(text.out, "warning"), 0u) << text.out;
+  EXPECT_NE(text.out.find(std::to_string(errors_in_json) + " error(s)\n"), std::string::npos) << text.out;
+  EXPECT_EQ(nlohmann::json::parse(read_file(tmp / "r.json"))["findings"].size(), all["findings"].size());
+  EXPECT_EQ(nlohmann::json::parse(read_file(tmp / "r.sarif"))["runs"][0]["results"].size(), all["findings"].size());
+  const nlohmann::json cq = nlohmann::json::parse(read_file(tmp / "cq.json"));
+  EXPECT_EQ(cq.size(), errors_in_json);
+  for (const auto& issue : cq) EXPECT_EQ(issue["severity"], "critical") << issue.dump();
+
+  // Quiet with nothing at or above the floor prints nothing; the exit status is --fail-on's.
+  const std::string no_errors = "--ignore interpreter-missing --ignore libc-mismatch ";
+  auto quiet = run_imgaudit("-q --fail-on never --min-severity error " + no_errors + image);
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.out, "");
+  auto floor_warning = run_imgaudit("-q --fail-on never --min-severity warning " + no_errors + image);
+  EXPECT_NE(floor_warning.out.find(" warning(s), 2 ignored\n"), std::string::npos) << floor_warning.out;
+  EXPECT_EQ(floor_warning.out.find(" info"), std::string::npos) << floor_warning.out;
+
+  // A level it does not know is refused (its settings key and variable are every flag's: Settings tests).
+  EXPECT_EQ(run_imgaudit("--min-severity sometimes " + image).status, 2);
+}
+
+}  // namespace

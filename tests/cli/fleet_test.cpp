@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "image_fixture.h"
@@ -191,7 +192,8 @@ TEST(Fleet, ADockerfileIsOneImages) {
   EXPECT_EQ(r.err, "imgaudit: --dockerfile is the Dockerfile of one image: audit that image on its own\n");
 }
 
-// The CI formats: a SARIF run, a JUnit suite and Code Quality issues of each image, none mistaken for another's.
+// The CI formats: each image's results in the one SARIF run, a JUnit suite and Code Quality issues of each
+// image, none mistaken for another's.
 TEST(Fleet, CiFormatsHaveAPartEachImage) {
   TempDir tmp;
   std::string a = write_oci(tmp, on_base("a"), "a"), b = write_oci(tmp, on_base("b"), "b");
@@ -200,14 +202,28 @@ TEST(Fleet, CiFormatsHaveAPartEachImage) {
                         tmp / "cq.json " + a + " " + b + " " + missing);
   EXPECT_EQ(r.status, 2) << r.err;
   nlohmann::json sarif = r.json();
-  ASSERT_EQ(sarif["runs"].size(), 3u);
-  std::set<std::string> categories;
-  for (const auto& run : sarif["runs"]) categories.insert(run["automationDetails"]["id"]);
-  EXPECT_EQ(categories.size(), 3u);
-  EXPECT_EQ(sarif["runs"][0]["properties"]["name"], a);
-  EXPECT_FALSE(sarif["runs"][0]["results"].empty());
-  EXPECT_EQ(sarif["runs"][2]["invocations"][0]["executionSuccessful"], false);
-  EXPECT_EQ(sarif["runs"][2]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
+  ASSERT_EQ(sarif["runs"].size(), 1u) << "GitHub takes at most 20 runs a file";
+  const nlohmann::json& run = sarif["runs"][0];
+  EXPECT_EQ(run["automationDetails"]["id"], "imgaudit/");
+  ASSERT_EQ(run["properties"]["images"].size(), 3u);
+  EXPECT_EQ(run["properties"]["images"][0]["name"], a);
+  EXPECT_EQ(run["properties"]["images"][2]["name"], missing);
+  std::map<std::string, size_t> results_of;
+  std::set<std::string> result_fingerprints;
+  for (const auto& result : run["results"]) {
+    const std::string image = result["properties"]["image"];
+    ++results_of[image];
+    EXPECT_TRUE(starts_with(result["message"]["text"].get<std::string>(), image + ": ")) << result.dump();
+    for (const auto& location : result["locations"]) EXPECT_EQ(location["properties"]["image"], image);
+    result_fingerprints.insert(result["partialFingerprints"].begin().value().get<std::string>());
+  }
+  EXPECT_GT(results_of[a], 0u);
+  EXPECT_EQ(results_of[a], results_of[b]);
+  EXPECT_EQ(results_of.count(missing), 0u);
+  EXPECT_EQ(result_fingerprints.size(), run["results"].size()) << "the same finding of two images is two results";
+  ASSERT_EQ(run["invocations"].size(), 1u);
+  EXPECT_EQ(run["invocations"][0]["executionSuccessful"], false);
+  EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
             missing + ": no such file or directory");
   if (std::filesystem::exists(SARIF_SCHEMA)) {
     write_file(tmp / "r.sarif", r.out);
@@ -239,3 +255,32 @@ TEST(Fleet, CiFormatsHaveAPartEachImage) {
 
 }  // namespace
 }  // namespace imgaudit::test
+
+namespace {
+
+// GitHub takes at most 20 runs a SARIF file: 21 images are one run, each image's results its own and
+// kept apart by their fingerprints, the file valid against the schema.
+TEST(Fleet, SarifOfMoreImagesThanGitHubTakesRunsIsOneRun) {
+  TempDir tmp;
+  std::vector<std::string> refs;
+  for (int i = 0; i < 21; ++i) refs.push_back(write_oci(tmp, on_base("i" + std::to_string(i)), "i" + std::to_string(i)));
+  auto r = run_imgaudit("--no-cache --fail-on never --format sarif " + join(refs, " "));
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json sarif = r.json();
+  ASSERT_EQ(sarif["runs"].size(), 1u);
+  const nlohmann::json& run = sarif["runs"][0];
+  ASSERT_EQ(run["properties"]["images"].size(), refs.size());
+  std::set<std::string> images, fingerprints;
+  for (const auto& result : run["results"]) {
+    images.insert(result["properties"]["image"].get<std::string>());
+    fingerprints.insert(result["partialFingerprints"].begin().value().get<std::string>());
+  }
+  EXPECT_EQ(images, std::set<std::string>(refs.begin(), refs.end()));
+  EXPECT_EQ(fingerprints.size(), run["results"].size());
+  if (std::filesystem::exists(SARIF_SCHEMA)) {
+    write_file(tmp / "r.sarif", r.out);
+    EXPECT_EQ(schema_verdict(SARIF_SCHEMA, tmp / "r.sarif"), "valid");
+  }
+}
+
+}  // namespace

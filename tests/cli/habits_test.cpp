@@ -41,6 +41,32 @@ TEST(Habits, ASubcommandTypoIsAnsweredNotPulled) {
   EXPECT_EQ(folder.json()["image"]["transport"], "rootfs");
 }
 
+// A typo of a flag or a rule id is answered with what was meant, as git and cargo answer.
+TEST(Habits, AFlagOrRuleIdTypoSaysWhatWasMeant) {
+  TempDir t;
+  CliResult flag = run_imgaudit_in(t.path(), "--frmat json rootfs:.");
+  EXPECT_EQ(flag.status, 2);
+  EXPECT_NE(flag.err.find("(did you mean --format?)\n"), std::string::npos) << flag.err;
+  CliResult with_value = run_imgaudit_in(t.path(), "--fail-onn=never rootfs:.");
+  EXPECT_NE(with_value.err.find("(did you mean --fail-on?)\n"), std::string::npos) << with_value.err;
+  CliResult unrelated = run_imgaudit_in(t.path(), "--completely-else rootfs:.");
+  EXPECT_EQ(unrelated.status, 2);
+  EXPECT_EQ(unrelated.err.find("did you mean"), std::string::npos) << unrelated.err;
+  EXPECT_NE(unrelated.err.find("(see imgaudit --help)"), std::string::npos) << unrelated.err;
+
+  CliResult explain = run_imgaudit_in(t.path(), "explain musl-alocator");
+  EXPECT_EQ(explain.status, 2);
+  EXPECT_EQ(explain.err,
+            "imgaudit: unknown rule id 'musl-alocator' (did you mean musl-allocator? imgaudit rules lists them)\n");
+  CliResult ignore = run_imgaudit_in(t.path(), "--ignore tzdata-mising rootfs:.");
+  EXPECT_EQ(ignore.status, 2);
+  EXPECT_NE(ignore.err.find("unknown rule id 'tzdata-mising' (did you mean tzdata-missing?"), std::string::npos)
+      << ignore.err;
+  // What reaches the terminal of an id is printable.
+  CliResult escape = run_imgaudit_in(t.path(), "explain \"$(printf 'a\\033[2J')\"");
+  EXPECT_EQ(escape.err, "imgaudit: unknown rule id 'a\\x1b[2J' (imgaudit rules lists them)\n");
+}
+
 TEST(Habits, ABareArchitectureOrAVariantPicksThePlatform) {
   TempDir t;
   ImageSpec amd, arm;

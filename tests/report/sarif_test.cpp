@@ -11,7 +11,9 @@
 #include "report_fixture.h"
 #include "rules/catalog.h"
 #include "rules/finding_groups.h"
+#include "util/limits.h"
 #include "util/strings.h"
+#include "version.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -335,4 +337,80 @@ TEST(SarifReport, ResultsCarryTheirValuesAsMessageArguments) {
   if (std::filesystem::exists(SARIF_SCHEMA)) {
     EXPECT_EQ(validate_with_schema(doc), "valid");
   }
+}
+
+// GitHub refuses a result with more than 1,000 locations: a finding with more paths lists the first
+// kMaxSarifLocations, says how many more in its message and keeps them all in properties.paths; its fingerprint
+// is the finding's, all paths counted, so it does not change with the bound.
+TEST(SarifReport, AFindingWithMorePathsThanGitHubTakesListsTheFirstAndSaysHowManyMore) {
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < kMaxSarifLocations + 110; ++i) paths.push_back("/usr/bin/tool" + std::to_string(i));
+  AuditReport r;
+  r.findings.push_back(make_finding("libc-mismatch", Severity::Error, paths, 1, "COPY . /usr/bin", "glibc programs on musl",
+                                    "use a glibc base"));
+  Finding attributed = r.findings.back();
+  attributed.dockerfile = DockerfileLine{"Dockerfile", 4, 4, "COPY . /usr/bin"};
+  r.findings.push_back(attributed);
+  const auto doc = sarif(r);
+  const auto& res = results(doc);
+  ASSERT_EQ(res.size(), 2u);
+  ASSERT_EQ(res[0]["locations"].size(), kMaxSarifLocations);
+  EXPECT_EQ(res[0]["locations"][kMaxSarifLocations - 1]["logicalLocations"][0]["fullyQualifiedName"],
+            paths[kMaxSarifLocations - 1]);
+  ASSERT_EQ(res[1]["locations"].size(), 1u);
+  EXPECT_EQ(res[1]["locations"][0]["logicalLocations"].size(), kMaxSarifLocations);
+  for (const auto& result : res) {
+    EXPECT_EQ(result["properties"]["paths"].size(), paths.size());
+    EXPECT_NE(result["message"]["text"].get<std::string>().find(
+                  "glibc programs on musl (110 more paths than the 1000 listed here: properties.paths and the JSON "
+                  "report hold them all) Fix: use a glibc base"),
+              std::string::npos)
+        << result["message"]["text"];
+    EXPECT_EQ(result["partialFingerprints"]["imgauditFindingHash/v1"], finding_fingerprint(r.findings[0]));
+  }
+  expect_uploadable(doc);
+  // At the bound, nothing is said.
+  r.findings[0].paths.resize(kMaxSarifLocations);
+  EXPECT_EQ(results(sarif(r))[0]["message"]["text"], "glibc programs on musl Fix: use a glibc base");
+}
+
+// GitHub refuses a run with more than 25,000 results: the most severe are kept, open before dismissed, and an
+// invocation's notification says how many were left out.
+TEST(SarifReport, MoreResultsThanGitHubTakesKeepTheMostSevereAndSaySo) {
+  AuditReport r;
+  for (size_t i = 0; i < kMaxSarifResults; ++i)
+    r.findings.push_back(make_finding("musl-resolver", Severity::Info, {"/bin/p" + std::to_string(i)}, 0, "", "info", ""));
+  r.findings.push_back(make_finding("needed-lib-missing", Severity::Error, {"/bin/last"}, 0, "", "error", ""));
+  r.suppressed.push_back({make_finding("runs-as-root", Severity::Warning, {}, -1, "", "root", ""), "accepted"});
+  const auto doc = sarif(r);
+  const auto& run = doc["runs"][0];
+  ASSERT_EQ(run["results"].size(), kMaxSarifResults);
+  EXPECT_EQ(run["results"][0]["ruleId"], "needed-lib-missing") << "the error first";
+  for (const auto& result : run["results"]) EXPECT_FALSE(result.contains("suppressions")) << "open ones first";
+  EXPECT_EQ(run["results"][kMaxSarifResults - 1]["properties"]["paths"][0], "/bin/p" + std::to_string(kMaxSarifResults - 2));
+  ASSERT_EQ(run["invocations"][0]["toolExecutionNotifications"].size(), 1u);
+  EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
+            "2 results left out, the least severe: GitHub code scanning takes at most 25000 a run (the JSON report holds "
+            "all)");
+  if (std::filesystem::exists(SARIF_SCHEMA)) EXPECT_EQ(validate_with_schema(doc), "valid");
+  // At the bound, every result and no note.
+  r.suppressed.clear();
+  r.findings.pop_back();
+  const auto full = sarif(r);
+  EXPECT_EQ(full["runs"][0]["results"].size(), kMaxSarifResults);
+  EXPECT_FALSE(full["runs"][0].contains("invocations"));
+}
+
+// Code scanning keeps one category an automationDetails id: each image its own. informationUri only when the
+// build names the project's page (the release does).
+TEST(SarifReport, EachImageIsACategoryOfItsOwn) {
+  AuditReport r = sample_report();
+  r.facts.image.identity.repo_tags = {"app:dev"};
+  EXPECT_EQ(sarif(r)["runs"][0]["automationDetails"]["id"], "imgaudit/app:dev/");
+  r.facts.image.identity.repo_tags = {"registry.example:5000/team/api:1"};
+  EXPECT_EQ(sarif(r)["runs"][0]["automationDetails"]["id"], "imgaudit/registry.example:5000/team/api:1/");
+  const auto doc = sarif(r);
+  const auto& driver = doc["runs"][0]["tool"]["driver"];
+  EXPECT_EQ(driver["version"], kImgauditVersion);
+  EXPECT_EQ(driver.contains("informationUri"), *kImgauditHomepage != '\0');
 }

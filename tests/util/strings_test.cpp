@@ -57,3 +57,18 @@ TEST(StartsEndsWith, WholePrefixOrSuffixOnly) {
   EXPECT_FALSE(ends_with("a.jsonx", ".json"));
   EXPECT_TRUE(starts_with(std::string_view("\0a", 2), std::string_view("\0", 1)));
 }
+
+TEST(NearestName, ATypoWithinTwoEditsIsWhatWasMeant) {
+  const std::vector<std::string> flags = {"--format", "--fail-on", "--platform"};
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("--frmat", "--format"), 1u);
+  EXPECT_EQ(nearest_name("--frmat", flags), "--format");
+  EXPECT_EQ(nearest_name("--fail-onn", flags), "--fail-on");
+  EXPECT_EQ(nearest_name("--platfrom", flags), "--platform");  // a swap is two edits
+  EXPECT_EQ(nearest_name("--verbose", flags), "");
+  EXPECT_EQ(nearest_name("", flags), "");
+  EXPECT_EQ(nearest_name(std::string(100000, 'x'), flags), "") << "a hostile word is refused before any work";
+  // The nearest wins over the first within reach.
+  EXPECT_EQ(nearest_name("abcd", {"abxy", "abcx"}), "abcx");
+}
