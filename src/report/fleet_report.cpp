@@ -38,19 +38,24 @@ nlohmann::json unreadable_sarif_run(const FleetEntry& e) {
           {"properties", {{"image", e.name}}}};
 }
 
-// Each result says its platform, in its properties and its message; its fingerprint is the
-// platform's own, as the same finding on two platforms is two results of one run.
-void tag_with_platform(nlohmann::json& run, const std::string& platform) {
+// Each result of `run` said to be of `value` (its platform, or its image among several, as `key`): in its
+// properties and its locations', first in its message, and in its fingerprint, as the same finding on two
+// platforms or images is two results of one run; each invocation's note begins with it too (an error that
+// names it already is left as it is).
+void tag_run(nlohmann::json& run, const std::string& key, const std::string& value) {
   for (nlohmann::json& result : run["results"]) {
-    result["properties"]["platform"] = platform;
-    result["message"]["text"] = platform + ": " + result["message"].value("text", "");
-    for (auto& [key, fingerprint] : result["partialFingerprints"].items())
-      fingerprint = Sha256::of(fingerprint.get<std::string>() + '\0' + platform).substr(7, 32);
+    result["properties"][key] = value;
+    result["message"]["text"] = value + ": " + result["message"].value("text", "");
+    for (nlohmann::json& location : result["locations"]) location["properties"][key] = value;
+    for (auto& [id, fingerprint] : result["partialFingerprints"].items())
+      fingerprint = Sha256::of(fingerprint.get<std::string>() + '\0' + value).substr(7, 32);
   }
   if (!run.contains("invocations")) return;
   for (nlohmann::json& invocation : run["invocations"])
-    for (nlohmann::json& note : invocation["toolExecutionNotifications"])
-      note["message"]["text"] = platform + ": " + note["message"].value("text", "");
+    for (nlohmann::json& note : invocation["toolExecutionNotifications"]) {
+      const std::string text = note["message"].value("text", "");
+      if (!starts_with(text, value + ": ")) note["message"]["text"] = value + ": " + text;
+    }
 }
 
 nlohmann::json sarif_run(const FleetEntry& e) {
@@ -58,7 +63,7 @@ nlohmann::json sarif_run(const FleetEntry& e) {
   run["properties"]["name"] = e.name;
   // GitHub takes one run per tool and category: each image is a category of its own.
   run["automationDetails"] = {{"id", "imgaudit/" + e.name + "/"}};
-  if (!e.platform.empty()) tag_with_platform(run, e.platform);
+  if (!e.platform.empty()) tag_run(run, "platform", e.platform);
   return run;
 }
 
@@ -157,24 +162,6 @@ nlohmann::json merged_run(const std::vector<FleetPart>& parts, NameSpan span) {
   return run;
 }
 
-// A name's results and notes in the run of several images: each says its image (properties, its locations'
-// properties, its message) and its fingerprint is the image's own.
-void tag_with_image(nlohmann::json& run, const std::string& name) {
-  for (nlohmann::json& result : run["results"]) {
-    result["properties"]["image"] = name;
-    result["message"]["text"] = name + ": " + result["message"].value("text", "");
-    for (nlohmann::json& location : result["locations"]) location["properties"]["image"] = name;
-    for (auto& [key, fingerprint] : result["partialFingerprints"].items())
-      fingerprint = Sha256::of(fingerprint.get<std::string>() + '\0' + name).substr(7, 32);
-  }
-  if (!run.contains("invocations")) return;
-  for (nlohmann::json& invocation : run["invocations"])
-    for (nlohmann::json& note : invocation["toolExecutionNotifications"]) {
-      const std::string text = note["message"].value("text", "");
-      if (!starts_with(text, name + ": ")) note["message"]["text"] = name + ": " + text;  // an error names it
-    }
-}
-
 // Several images in one run (GitHub takes at most 20 runs a file): the tool and its rules once, every
 // image's results and invocations, and the images in the run's properties.
 nlohmann::json fleet_run(const std::vector<FleetPart>& parts) {
@@ -187,7 +174,7 @@ nlohmann::json fleet_run(const std::vector<FleetPart>& parts) {
     if (!run.contains("tool") || (one["tool"]["driver"].contains("rules") && !run["tool"]["driver"].contains("rules")))
       run["tool"] = one["tool"];
     if (one.contains("originalUriBaseIds")) run["originalUriBaseIds"] = one["originalUriBaseIds"];
-    tag_with_image(one, parts[span.begin].name);
+    tag_run(one, "image", parts[span.begin].name);
     for (nlohmann::json& result : one["results"]) run["results"].push_back(std::move(result));
     if (one.contains("invocations"))
       for (nlohmann::json& invocation : one["invocations"]) run["invocations"].push_back(std::move(invocation));
