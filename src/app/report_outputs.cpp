@@ -37,9 +37,10 @@ size_t text_width(const OutputTarget& t) {
 }
 
 void render(std::ostream& out, const OutputTarget& t, const AuditReport& full, const DisplayOptions& display) {
-  if (t.format == "json") return write_json(out, full);
-  if (t.format == "sarif") return write_sarif(out, full);
-  const AuditReport report = at_or_above(full, display.floor);
+  std::optional<AuditReport> storage;
+  const AuditReport& report = shown_report(full, t.format, display.floor, storage);
+  if (t.format == "json") return write_json(out, report);
+  if (t.format == "sarif") return write_sarif(out, report);
   if (t.format == "junit") return write_junit(out, report);
   if (t.format == "codequality") return write_codequality(out, report);
   write_text(out, report, text_options(t, display));

@@ -3,16 +3,18 @@
 // are read by tools, which filter for themselves, and a baseline compares every finding: they keep all.
 // --fail-on is the exit status's business and counts every finding whatever the floor.
 #include <algorithm>
+#include <optional>
 
 #include "report/report.h"
 
 namespace imgaudit {
 
+namespace {
+
 bool shows_every_finding(const std::string& format) { return format == "json" || format == "sarif"; }
 
 AuditReport at_or_above(const AuditReport& report, Severity floor) {
   AuditReport shown = report;
-  if (floor == Severity::Info) return shown;
   auto below = [&](const Finding& f) { return f.severity < floor; };
   shown.findings.erase(std::remove_if(shown.findings.begin(), shown.findings.end(), below), shown.findings.end());
   shown.suppressed.clear();
@@ -23,6 +25,14 @@ AuditReport at_or_above(const AuditReport& report, Severity floor) {
     if (i < report.suppressed_origins.size()) shown.suppressed_origins.push_back(report.suppressed_origins[i]);
   }
   return shown;
+}
+
+}  // namespace
+
+const AuditReport& shown_report(const AuditReport& full, const std::string& format, Severity floor,
+                                std::optional<AuditReport>& storage) {
+  if (shows_every_finding(format) || floor == Severity::Info) return full;
+  return storage.emplace(at_or_above(full, floor));
 }
 
 }  // namespace imgaudit

@@ -29,8 +29,7 @@ std::string shown_name(const std::string& name, const std::string& platform) {
 }
 
 nlohmann::json unreadable_sarif_run(const FleetEntry& e) {
-  return {{"tool", {{"driver", {{"name", "imgaudit"}, {"semanticVersion", kImgauditVersion}, {"version", kImgauditVersion}}}}},
-          {"invocations",
+  return {{"invocations",
            nlohmann::json::array({{{"executionSuccessful", false},
                                    {"toolExecutionNotifications",
                                     nlohmann::json::array({{{"level", "error"}, {"message", {{"text", e.error}}}}})}}})},
@@ -60,6 +59,8 @@ void tag_run(nlohmann::json& run, const std::string& key, const std::string& val
 
 nlohmann::json sarif_run(const FleetEntry& e) {
   nlohmann::json run = e.report ? report_sarif(*e.report)["runs"][0] : unreadable_sarif_run(e);
+  // The tool and its rules are written once a document (merged_run, fleet_run), not kept with each image.
+  run.erase("tool");
   run["properties"]["name"] = e.name;
   // GitHub takes one run per tool and category: each image is a category of its own.
   run["automationDetails"] = {{"id", "imgaudit/" + e.name + "/"}};
@@ -143,7 +144,8 @@ std::string group_json(const std::vector<FleetPart>& parts, NameSpan span, size_
          std::string(by, ' ') + "}";
 }
 
-// One run a name: a group's runs folded into its first platform's.
+// One run a name: a group's runs folded into its first platform's (without the tool, which the document adds
+// once).
 nlohmann::json merged_run(const std::vector<FleetPart>& parts, NameSpan span) {
   nlohmann::json run = parts[span.begin].sarif_run;
   for (size_t i = span.begin + 1; i < span.end; ++i) {
@@ -165,14 +167,13 @@ nlohmann::json merged_run(const std::vector<FleetPart>& parts, NameSpan span) {
 // Several images in one run (GitHub takes at most 20 runs a file): the tool and its rules once, every
 // image's results and invocations, and the images in the run's properties.
 nlohmann::json fleet_run(const std::vector<FleetPart>& parts) {
-  nlohmann::json run = {{"results", nlohmann::json::array()},
+  nlohmann::json run = {{"tool", sarif_tool()},
+                        {"results", nlohmann::json::array()},
                         {"invocations", nlohmann::json::array()},
                         {"automationDetails", {{"id", "imgaudit/"}}},
                         {"properties", {{"images", nlohmann::json::array()}}}};
   for (NameSpan span : name_spans(parts)) {
     nlohmann::json one = merged_run(parts, span);
-    if (!run.contains("tool") || (one["tool"]["driver"].contains("rules") && !run["tool"]["driver"].contains("rules")))
-      run["tool"] = one["tool"];
     if (one.contains("originalUriBaseIds")) run["originalUriBaseIds"] = one["originalUriBaseIds"];
     tag_run(one, "image", parts[span.begin].name);
     for (nlohmann::json& result : one["results"]) run["results"].push_back(std::move(result));
@@ -285,12 +286,11 @@ FleetPart part_as_shown(const std::string& format, const FleetEntry& entry, cons
 }  // namespace
 
 FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text) {
-  if (!entry.report || shows_every_finding(format) || text.floor == Severity::Info)
-    return part_as_shown(format, entry, text);
-  const AuditReport shown = at_or_above(*entry.report, text.floor);
-  FleetEntry floored = entry;
-  floored.report = &shown;
-  return part_as_shown(format, floored, text);
+  if (!entry.report) return part_as_shown(format, entry, text);
+  std::optional<AuditReport> storage;
+  FleetEntry shown = entry;
+  shown.report = &shown_report(*entry.report, format, text.floor, storage);
+  return part_as_shown(format, shown, text);
 }
 
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
@@ -328,6 +328,7 @@ void write_platforms(std::ostream& out, const std::string& format, const std::ve
         << ",\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
   } else if (format == "sarif") {
     nlohmann::json run = merged_run(parts, all);
+    run["tool"] = sarif_tool();
     fit_sarif_run(run);
     out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(run, 2), 4) << "\n  ]\n}\n";
   } else {

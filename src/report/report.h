@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -33,6 +34,8 @@ void write_json(std::ostream& out, const AuditReport& report);
 // SARIF 2.1.0: every catalog rule in tool.driver.rules, one result a finding,
 // the image paths as logical locations and, with --dockerfile, the line.
 nlohmann::json report_sarif(const AuditReport& report);
+// The run's tool: imgaudit's driver, its version and every catalog rule (a report on several images writes it once).
+nlohmann::json sarif_tool();
 // Keeps a run within GitHub's results limit (kMaxSarifResults): the most severe results, open before
 // dismissed, and a notification saying how many were left out.
 void fit_sarif_run(nlohmann::json& run);
@@ -73,10 +76,11 @@ struct TextOptions {
   Severity floor = Severity::Info;  // --min-severity, for every format that does not show every finding
 };
 
-// --min-severity (report/display_floor.cpp): whether `format` keeps every finding whatever the floor (json,
-// sarif), and the report as the other formats show it: the findings and ignored findings at or above `floor`.
-bool shows_every_finding(const std::string& format);
-AuditReport at_or_above(const AuditReport& report, Severity floor);
+// --min-severity (report/display_floor.cpp): the report as `format` shows it: `full` itself for json and sarif,
+// which keep every finding, and under the floor info; else a copy, in `storage`, with the findings and ignored
+// findings at or above `floor` only.
+const AuditReport& shown_report(const AuditReport& full, const std::string& format, Severity floor,
+                                std::optional<AuditReport>& storage);
 void write_text(std::ostream& out, const AuditReport& report, const TextOptions& options);
 
 }  // namespace imgaudit

@@ -268,14 +268,19 @@ void fit_sarif_run(nlohmann::json& run) {
                       std::to_string(kMaxSarifResults) + " a run (the JSON report holds all)"}}}});
 }
 
-nlohmann::json report_sarif(const AuditReport& report) {
-  const auto& catalog = Catalog::builtin();
+nlohmann::json sarif_tool() {
   nlohmann::json rules = nlohmann::json::array();
+  for (auto& r : Catalog::builtin().rules()) rules.push_back(rule_descriptor(r));
+  nlohmann::json driver = {
+      {"name", "imgaudit"}, {"semanticVersion", kImgauditVersion}, {"version", kImgauditVersion}, {"rules", rules}};
+  if (*kImgauditHomepage) driver["informationUri"] = kImgauditHomepage;
+  return {{"driver", driver}};
+}
+
+nlohmann::json report_sarif(const AuditReport& report) {
+  // ruleIndex: the rule's place in sarif_tool()'s rules, the catalog's order.
   std::map<std::string, int> index;
-  for (auto& r : catalog.rules()) {
-    index[r.id] = static_cast<int>(rules.size());
-    rules.push_back(rule_descriptor(r));
-  }
+  for (auto& r : Catalog::builtin().rules()) index.emplace(r.id, static_cast<int>(index.size()));
   auto rule_index = [&](const std::string& id) {
     auto it = index.find(id);
     return it == index.end() ? -1 : it->second;
@@ -310,17 +315,11 @@ nlohmann::json report_sarif(const AuditReport& report) {
          {{"text", "The audited image itself (" + source +
                        "): results about its config (user, environment) name the image, not a file."}}}}}};
   nlohmann::json run = {
-      {"tool",
-       {{"driver",
-         {{"name", "imgaudit"},
-          {"semanticVersion", kImgauditVersion},
-          {"version", kImgauditVersion},
-          {"rules", rules}}}}},
+      {"tool", sarif_tool()},
       {"automationDetails", {{"id", "imgaudit/" + places.image + "/"}}},
       {"originalUriBaseIds", base_ids},
       {"results", results},
       {"properties", {{"image", source}, {"digest", report.facts.image.manifest_digest}}}};
-  if (*kImgauditHomepage) run["tool"]["driver"]["informationUri"] = kImgauditHomepage;
   fit_sarif_run(run);
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", {run}}};
 }
