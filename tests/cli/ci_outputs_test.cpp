@@ -352,7 +352,9 @@ TEST(CiOutputs, SarifOfAFindingWithMorePathsThanGitHubTakes) {
   for (const auto& result : sarif["runs"][0]["results"]) {
     EXPECT_LE(result["locations"].size(), 1000u) << result["ruleId"];
     for (const auto& location : result["locations"])
-      if (location.contains("logicalLocations")) EXPECT_LE(location["logicalLocations"].size(), 1000u);
+      if (location.contains("logicalLocations")) {
+        EXPECT_LE(location["logicalLocations"].size(), 1000u);
+      }
   }
   expect_github_accepts(sarif);
 }

@@ -392,7 +392,13 @@ TEST(SarifReport, MoreResultsThanGitHubTakesKeepTheMostSevereAndSaySo) {
   EXPECT_EQ(run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
             "2 results left out, the least severe: GitHub code scanning takes at most 25000 a run (the JSON report holds "
             "all)");
-  if (std::filesystem::exists(SARIF_SCHEMA)) EXPECT_EQ(validate_with_schema(doc), "valid");
+  // The notification's shape against the schema; the results are each of the shapes the other tests validate,
+  // and 25,000 of them take the validator 8 s.
+  nlohmann::json few = doc;
+  few["runs"][0]["results"] = nlohmann::json::array({run["results"][0], run["results"][1]});
+  if (std::filesystem::exists(SARIF_SCHEMA)) {
+    EXPECT_EQ(validate_with_schema(few), "valid");
+  }
   // At the bound, every result and no note.
   r.suppressed.clear();
   r.findings.pop_back();
