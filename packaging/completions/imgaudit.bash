@@ -79,7 +79,7 @@ _imgaudit_option_values() {
     --ignore)
       # ID, or ID:PATHGLOB: only the id is completed.
       [[ $cur == *:* ]] || compgen -W "$(_imgaudit_rule_ids)" -- "$cur" ;;
-    -o | --output | --config | --dockerfile | --ca-cert | --images-from | --cache-key-file) _imgaudit_files "$cur" ;;
+    -o | --output | --config | --dockerfile | --baseline | --ca-cert | --images-from | --cache-key-file) _imgaudit_files "$cur" ;;
     --cache-dir) _imgaudit_dirs "$cur" ;;
     --cache) compgen -W 'redis:// rediss://' -- "$cur" ;;
     --cache-ttl) compgen -W '30d 7d 12h' -- "$cur" ;;

@@ -11,18 +11,19 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
-#include <atomic>
 
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
 #include "app/engine_cli.h"
 #include "app/fleet.h"
 #include "app/fleet_cli.h"
+#include "app/gate.h"
 #include "app/report_file.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
 #include "app/version_info.h"
 #include "app/registry_cli.h"
+#include "compare/baseline.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
 #include "rules/catalog.h"
@@ -35,7 +36,7 @@ namespace imgaudit {
 
 namespace {
 
-constexpr int kExitClean = 0, kExitFindings = 1, kExitError = 2;
+constexpr int kExitClean = 0, kExitError = 2;
 
 // An error line longer than this keeps its start (the input) and its end (the reason) around an elision:
 // a 26,000-character reference is echoed in part.
@@ -82,6 +83,7 @@ struct CliOptions {
   FleetCliOptions fleet;
   std::string platform, format = "text", fail_on = "error", min_severity = "info", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
+  std::string baseline;
   bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
@@ -119,27 +121,25 @@ Policy policy_of(const CliOptions& cli, const SettingsFile& settings, const std:
   return policy;
 }
 
-// The exit status for `over` findings at or above --fail-on, saying why when it is 1.
-int findings_status(const CliOptions& cli, size_t over) {
-  if (cli.fail_on == "never" || over == 0) return kExitClean;
-  // CI logs end with why the job failed.
-  std::cerr << "imgaudit: exit status 1: " << over << " finding" << (over == 1 ? "" : "s") << " at or above --fail-on "
-            << cli.fail_on << '\n';
-  return kExitFindings;
+// --baseline's report, read before any image is: a wrong file fails at once.
+std::optional<Baseline> baseline_of(const CliOptions& cli) {
+  if (cli.baseline.empty()) return std::nullopt;
+  return Baseline::read(cli.baseline);
 }
 
-size_t findings_over(const CliOptions& cli, const std::vector<Finding>& findings) {
-  if (cli.fail_on == "never") return 0;
-  Severity threshold = *parse_severity(cli.fail_on);
-  return std::count_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity >= threshold; });
+// The report against the baseline's report of the image audited as `name`, when one was given.
+void compare_to_baseline(AuditReport& report, const std::optional<Baseline>& baseline, const std::string& name) {
+  if (baseline) apply_baseline(report, baseline->find(name, report.facts.image.platform.str()), baseline->file());
 }
 
 int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
+  const std::optional<Baseline> baseline = baseline_of(cli);
   AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
   review_findings(report, policy, cli.dockerfile, utc_date_today());
+  compare_to_baseline(report, baseline, cli.images.front());
   if (!write_outputs(targets, report, display_options(cli))) return kExitError;
-  return findings_status(cli, findings_over(cli, report.findings));
+  return gate_status(cli.fail_on, gate_count(cli.fail_on, report), cli.quiet, std::cerr);
 }
 
 // The parts of a run's report as the images are visited, from the workers' threads: a name's
@@ -191,6 +191,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   if (cli.registry.password_stdin && cli.fleet.images_from == "-")
     throw InputError("--password-stdin and --images-from - would both read standard input");
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
+  const std::optional<Baseline> baseline = baseline_of(cli);
   std::optional<Shard> shard;
   if (!cli.fleet.shard.empty()) shard = Shard::parse(cli.fleet.shard);
   // One session for the run: the listing's requests and the images' share its connections and what each
@@ -201,12 +202,16 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   std::vector<TextOptions> text;
   for (const OutputTarget& t : targets) text.push_back(text_options(t, display_options(cli)));
   FleetParts parts(names.size());
-  std::atomic<size_t> over{0};
+  GateCount gate;
+  std::mutex gate_mutex;
   const std::string today = utc_date_today();
   auto visit = [&](const FleetImage& image, std::optional<AuditReport> report, const std::string& error) {
     if (report) {
       review_findings(*report, policy, cli.dockerfile, today);
-      over += findings_over(cli, report->findings);
+      compare_to_baseline(*report, baseline, names[image.index]);
+      const GateCount count = gate_count(cli.fail_on, *report);
+      std::lock_guard<std::mutex> lock(gate_mutex);
+      gate += count;
     }
     std::vector<FleetPart> of_image;
     FleetEntry entry{names[image.index], image.platform_name, report ? &*report : nullptr, error};
@@ -230,7 +235,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
               << (stats.images == 1 ? "" : "s") << " could not be read\n";
     return kExitError;
   }
-  return findings_status(cli, over);
+  return gate_status(cli.fail_on, gate, cli.quiet, std::cerr);
 }
 
 int run_compare(const CliOptions& cli, const std::string& a, const std::string& b, const std::string& output) {
@@ -366,6 +371,9 @@ void add_audit_options(CLI::App& app, CliOptions& cli) {
   app.add_flag("--no-verify-diff-ids", cli.no_verify_diff_ids,
                "do not hash uncompressed layers against the config's diff_ids (faster; each blob's digest is still "
                "verified)");
+  app.add_option("--baseline", cli.baseline,
+                 "FILE: an earlier --format json report (one image or many): each finding is new or unchanged, what it "
+                 "had and this run lacks is fixed, and --fail-on counts new findings only");
   app.add_option("--ignore", cli.ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
       ->allow_extra_args(false);
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");

@@ -21,7 +21,8 @@ void write_compare_text(std::ostream& out, const AuditReport& a, const AuditRepo
                         const std::string& name_b, bool color);
 
 // One paragraph naming the differences that matter: errors and warnings one
-// image has and the other does not, libc, CA bundle, tzdata, Python, size.
+// image has and the other does not (a rule on the same paths: match_findings),
+// libc, CA bundle, tzdata, Python, size.
 std::string compare_verdict(const AuditReport& a, const AuditReport& b);
 
 }  // namespace imgaudit

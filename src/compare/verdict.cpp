@@ -1,7 +1,9 @@
+#include <map>
 #include <set>
 
 #include "compare/compare.h"
 #include "compare/compare_rows.h"
+#include "compare/finding_match.h"
 
 namespace imgaudit {
 
@@ -9,20 +11,17 @@ namespace {
 
 std::string plural(int n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
-// "B has 3 errors A does not: needed-lib-missing (2), libc-mismatch (1)."
-std::string extra_findings(const ImageSummary& has, const ImageSummary& lacks, const std::string& has_name,
+// "B has 3 errors A does not: needed-lib-missing (2), libc-mismatch (1). ": the findings `only` of `has` (indices),
+// which the other image lacks, of one severity, by rule id.
+std::string extra_findings(const std::vector<Finding>& has, const std::vector<size_t>& only, const std::string& has_name,
                            const std::string& lacks_name, Severity severity, const std::string& word) {
+  std::map<std::string, int> by_id;
   int total = 0;
-  std::string ids;
-  for (auto& [id, n] : has.by_id) {
-    if (has.severity_of.at(id) != severity) continue;
-    auto it = lacks.by_id.find(id);
-    int extra = n - (it == lacks.by_id.end() ? 0 : it->second);
-    if (extra <= 0) continue;
-    total += extra;
-    ids += (ids.empty() ? "" : ", ") + id + " (" + std::to_string(extra) + ")";
-  }
+  for (size_t i : only)
+    if (has[i].severity == severity) ++by_id[has[i].id], ++total;
   if (!total) return "";
+  std::string ids;
+  for (auto& [id, n] : by_id) ids += (ids.empty() ? "" : ", ") + id + " (" + std::to_string(n) + ")";
   return has_name + " has " + plural(total, word) + " " + lacks_name + " does not: " + ids + ". ";
 }
 
@@ -50,11 +49,15 @@ std::string one_lacks(bool a_has, bool b_has, const std::string& thing) {
 
 std::string compare_verdict(const AuditReport& report_a, const AuditReport& report_b) {
   const ImageSummary a = summarize(report_a), b = summarize(report_b);
+  // The same finding is the same rule on the same paths, as the baseline gate matches them.
+  const FindingMatch match = match_findings(report_a.findings, report_b.findings);
+  const auto& fa = report_a.findings;
+  const auto& fb = report_b.findings;
   std::string v;
-  v += extra_findings(a, b, "A", "B", Severity::Error, "error");
-  v += extra_findings(b, a, "B", "A", Severity::Error, "error");
-  v += extra_findings(a, b, "A", "B", Severity::Warning, "warning");
-  v += extra_findings(b, a, "B", "A", Severity::Warning, "warning");
+  v += extra_findings(fa, match.removed, "A", "B", Severity::Error, "error");
+  v += extra_findings(fb, match.added, "B", "A", Severity::Error, "error");
+  v += extra_findings(fa, match.removed, "A", "B", Severity::Warning, "warning");
+  v += extra_findings(fb, match.added, "B", "A", Severity::Warning, "warning");
   if (libc_text(a) != libc_text(b)) v += "A runs on " + libc_text(a) + ", B on " + libc_text(b) + ". ";
   v += one_lacks(!a.ca_bundle.empty(), !b.ca_bundle.empty(), "CA bundle");
   v += one_lacks(a.tz_zones > 0, b.tz_zones > 0, "tzdata");

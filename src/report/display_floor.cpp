@@ -24,6 +24,10 @@ AuditReport at_or_above(const AuditReport& report, Severity floor) {
     shown.suppressed.push_back(report.suppressed[i]);
     if (i < report.suppressed_origins.size()) shown.suppressed_origins.push_back(report.suppressed_origins[i]);
   }
+  if (shown.baseline) {
+    auto& fixed = shown.baseline->fixed;
+    fixed.erase(std::remove_if(fixed.begin(), fixed.end(), below), fixed.end());
+  }
   return shown;
 }
 

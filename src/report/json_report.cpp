@@ -6,6 +6,25 @@
 
 namespace imgaudit {
 
+namespace {
+
+// --baseline: the file, whether it held this image, how many findings are new and unchanged, and the findings
+// it had that this report lacks (as far as a report read back tells: rule, severity, paths, message).
+nlohmann::json baseline_json(const AuditReport& r) {
+  size_t added = 0, kept = 0;
+  for (auto& f : r.findings) (f.baseline == BaselineState::New ? added : kept) += 1;
+  nlohmann::json fixed = nlohmann::json::array();
+  for (auto& f : r.baseline->fixed)
+    fixed.push_back({{"id", f.id}, {"severity", to_string(f.severity)}, {"paths", f.paths}, {"message", f.message}});
+  return {{"file", r.baseline->file},
+          {"image_found", r.baseline->image_found},
+          {"new", added},
+          {"unchanged", kept},
+          {"fixed", std::move(fixed)}};
+}
+
+}  // namespace
+
 nlohmann::json report_json(const AuditReport& r) {
   std::map<std::string, int> summary{{"error", 0}, {"warning", 0}, {"info", 0}};
   for (auto& f : r.findings) ++summary[to_string(f.severity)];
@@ -25,6 +44,7 @@ nlohmann::json report_json(const AuditReport& r) {
   j["expired_ignores"] = r.expired_ignores;
   j["warnings"] = r.warnings;
   j["summary"] = summary;
+  if (r.baseline) j["baseline"] = baseline_json(r);
   return j;
 }
 

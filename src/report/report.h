@@ -11,6 +11,14 @@
 
 namespace imgaudit {
 
+// What --baseline found for one image: each finding's BaselineState says whether the earlier report had it;
+// here, what the earlier report had that this one no longer has.
+struct BaselineOutcome {
+  std::string file;           // the earlier report, as given
+  bool image_found = false;   // false: it holds no report of this image, so every finding is new
+  std::vector<Finding> fixed;  // its findings this report lacks (rule, severity, paths, message), not those now ignored
+};
+
 // What an audit produced, as the renderers see it.
 struct AuditReport {
   ImageFacts facts;
@@ -24,6 +32,7 @@ struct AuditReport {
   // [{"id", "path", "image", "expires", "origin", "reason"}], "" for what the ignore does not set.
   nlohmann::json unused_ignores = nlohmann::json::array();
   nlohmann::json expired_ignores = nlohmann::json::array();
+  std::optional<BaselineOutcome> baseline;  // with --baseline
 };
 
 inline constexpr int kJsonSchemaVersion = 1;
@@ -72,6 +81,7 @@ struct TextOptions {
   bool quiet = false;  // findings only: no header, no summary
   bool color = false;
   size_t max_paths = 5;  // paths shown per finding before "and N more"
+  size_t max_fixed = 10;  // --baseline: findings it had that are gone, listed before "and N more"
   size_t width = 100;    // terminal columns prose wraps to (a path or long word overflows); 0: no wrapping
   Severity floor = Severity::Info;  // --min-severity, for every format that does not show every finding
 };

@@ -235,6 +235,9 @@ nlohmann::json result(const Finding& f, int rule_index, const Places& places) {
                       {"partialFingerprints", {{kFingerprintKey, finding_fingerprint(f)}}},
                       {"properties", props}};
   if (rule_index >= 0) r["ruleIndex"] = rule_index;
+  // Against --baseline: SARIF's own baselineState ("new", "unchanged"); what the baseline had and this run lacks
+  // is in the JSON report only, as an "absent" result would open an alert in code scanning.
+  if (f.baseline != BaselineState::NotCompared) r["baselineState"] = to_string(f.baseline);
   if (const Rule* rule = Catalog::builtin().find(f.id))
     if (auto arguments = message_arguments(*rule, f); !arguments.is_null()) {
       r["message"]["id"] = "default";

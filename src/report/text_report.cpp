@@ -168,6 +168,39 @@ std::vector<std::string> block_advice(const Block& b) {
   return {render(*b.rule, tmpl->second, shared_values(b))};
 }
 
+// "against base.json: 2 new, 5 unchanged, 1 fixed", over the findings shown and folded alike.
+std::string baseline_counts(const AuditReport& r) {
+  const std::string against = "against " + printable(r.baseline->file) + ": ";
+  if (!r.baseline->image_found) return against + "no report of this image there, every finding new";
+  size_t added = 0;
+  for (auto& f : r.findings) added += f.baseline == BaselineState::New;
+  return against + std::to_string(added) + " new, " + std::to_string(r.findings.size() - added) + " unchanged, " +
+         std::to_string(r.baseline->fixed.size()) + " fixed";
+}
+
+// " (new)", " (2 new)" after a block's rule id when a baseline was given; "" otherwise.
+std::string new_mark(const std::vector<const Finding*>& findings) {
+  size_t added = 0;
+  for (auto* f : findings) added += f->baseline == BaselineState::New;
+  if (!added) return "";
+  return added == findings.size() ? " (new)" : " (" + std::to_string(added) + " new)";
+}
+
+// What the baseline had that this report lacks: the first few, a line each.
+void write_fixed(std::ostream& out, const AuditReport& r, size_t listed) {
+  if (!r.baseline || r.baseline->fixed.empty()) return;
+  out << "Fixed since " << printable(r.baseline->file) << ":\n";
+  const auto& fixed = r.baseline->fixed;
+  for (size_t i = 0; i < std::min(listed, fixed.size()); ++i) {
+    out << "  " << to_string(fixed[i].severity) << ' ' << printable(fixed[i].id);
+    if (!fixed[i].paths.empty()) out << ": " << printable(fixed[i].paths.front());
+    if (fixed[i].paths.size() > 1) out << " and " << fixed[i].paths.size() - 1 << " more";
+    out << '\n';
+  }
+  if (fixed.size() > listed) out << "  and " << fixed.size() - listed << " more (--format json for all)\n";
+  out << '\n';
+}
+
 struct Counts {
   size_t shown[3] = {0, 0, 0};
   size_t folded[3] = {0, 0, 0};
@@ -185,6 +218,7 @@ std::string verdict(const Counts& c, const AuditReport& r, Severity floor) {
   if (floor <= Severity::Warning) s += ", " + part(1, " warning(s)");
   if (floor <= Severity::Info) s += ", " + part(0, " info");
   if (!r.suppressed.empty()) s += ", " + std::to_string(r.suppressed.size()) + " ignored";
+  if (r.baseline) s += "; " + baseline_counts(r);
   return s;
 }
 
@@ -206,9 +240,10 @@ void write_block_header(const Printer& p, const Block& b, const Style& st) {
       text += " " + std::to_string(b.findings.size()) + " findings";
     text = std::string(trim(text));
   }
-  std::string lead = std::string(to_string(sev)) + " " + b.id + ": ";
+  const std::string mark = new_mark(b.findings);
+  std::string lead = std::string(to_string(sev)) + " " + b.id + mark + ": ";
   std::string lead_styled = std::string(st.sev(sev)) + to_string(sev) + st.reset() + " " + st.bold() + b.id +
-                            st.reset() + ": ";
+                            st.reset() + mark + ": ";
   p.wrapped(0, lead, lead_styled, text, "", "", 6);  // continued under the rule id: no column 0 inside a block
 }
 
@@ -363,6 +398,7 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
     if (!r.warnings.empty()) out << '\n';
     write_ignores(out, "Unused ignores, they matched no finding:", r.unused_ignores, false);
     write_ignores(out, "Expired ignores, no longer applied:", r.expired_ignores, true);
+    write_fixed(out, r, o.max_fixed);
   }
   // Quiet keeps the summary, so a CI log ends with the counts, but says nothing of an image with no finding
   // shown (none at or above the display floor, or only ignored ones).

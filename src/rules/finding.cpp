@@ -63,6 +63,15 @@ std::optional<FindingValue> finding_value_from_json(const nlohmann::json& j) {
   return FindingValue(std::move(items));
 }
 
+const char* to_string(BaselineState s) {
+  switch (s) {
+    case BaselineState::New: return "new";
+    case BaselineState::Unchanged: return "unchanged";
+    case BaselineState::NotCompared: break;
+  }
+  return "";
+}
+
 void to_json(nlohmann::json& j, const Finding& f) {
   nlohmann::json values = nlohmann::json::object();
   for (auto& [name, value] : f.values) values[name] = value.json();
@@ -81,6 +90,7 @@ void to_json(nlohmann::json& j, const Finding& f) {
                        {"start_line", f.dockerfile->start_line},
                        {"end_line", f.dockerfile->end_line},
                        {"instruction", f.dockerfile->instruction}};
+  if (f.baseline != BaselineState::NotCompared) j["baseline"] = to_string(f.baseline);
 }
 
 }  // namespace imgaudit

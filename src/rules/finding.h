@@ -59,6 +59,11 @@ std::optional<FindingValue> finding_value_from_json(const nlohmann::json& j);
 // A finding's values by the name its rule's templates give them ("libs", "count", "image_libc").
 using FindingValues = std::map<std::string, FindingValue>;
 
+// Against an earlier report (--baseline): whether it had this finding, by its fingerprint (the rule and the
+// paths). NotCompared when no baseline was given.
+enum class BaselineState { NotCompared, New, Unchanged };
+const char* to_string(BaselineState s);  // "", "new", "unchanged"
+
 // One problem, found in one or many files that one layer brought in.
 struct Finding {
   std::string id;
@@ -78,6 +83,7 @@ struct Finding {
   // glibc libraries a glibc program lacks on musl), "" when it stands on its own.
   std::string caused_by;
   std::optional<DockerfileLine> dockerfile;
+  BaselineState baseline = BaselineState::NotCompared;
 };
 
 void to_json(nlohmann::json& j, const Finding& f);

@@ -148,6 +148,15 @@ inline constexpr uint64_t kMaxSettingsFile = 1 << 20;
 // Values in a settings file once YAML aliases are expanded: real ones hold a few hundred, and each level of
 // `[*a, *a, ...]` multiplies (nine lines name a billion).
 inline constexpr size_t kMaxSettingsValues = 100000;
+// An earlier JSON report given with --baseline, read whole: a report of one image is some KB to a few MB (the
+// binaries' facts of a 1.1 GiB image are 2 MB); a run of many images that exceeds it is compared image by image.
+inline constexpr uint64_t kMaxBaselineBytes = uint64_t(128) << 20;
+// Finding paths kept from it, all images together (some 40 bytes each): 343 findings of a messy image list some
+// 2,000 paths.
+inline constexpr size_t kMaxBaselinePaths = size_t(2) << 20;
+// How long a read of a pipe (--dockerfile <(...), a named FIFO) waits in poll before it reads again: a pipe's
+// writer that leaves without writing is not always woken for, so the read looks again this often.
+inline constexpr int kPipeWaitMs = 100;
 // Symbolic links followed from a report file named with -o, to learn whether they end at a terminal, pipe or
 // device (/dev/stdout is two): the kernel itself stops at 40.
 inline constexpr size_t kMaxReportLinks = 8;

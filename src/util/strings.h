@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -35,6 +36,9 @@ std::string printable(std::string_view s, size_t max = std::string_view::npos);
 // "\xNN" (lowercase hex) and each backslash doubled, so that reading "\\" as a backslash and "\xNN" as
 // the byte NN gives `s` back. The JSON outputs encode their strings so (util/lossless_json.h).
 std::string lossless_utf8(std::string_view s);
+// The bytes lossless_utf8 was given, from what it made of them (a string of a JSON report read back);
+// nullopt for a string it cannot have made (a lone backslash, "\x" without two hex digits).
+std::optional<std::string> lossless_utf8_bytes(std::string_view s);
 
 inline bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 

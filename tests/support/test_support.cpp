@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "util/strings.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -215,22 +217,9 @@ std::string toolchain_problem(const std::string& compiler, const std::string& fl
 }
 
 std::string decode_lossless_utf8(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 == s.size()) {
-      out += s[i];
-    } else if (s[i + 1] == '\\') {
-      out += '\\';
-      ++i;
-    } else if (s[i + 1] == 'x' && i + 3 < s.size()) {
-      out += char(std::stoi(s.substr(i + 2, 2), nullptr, 16));
-      i += 3;
-    } else {
-      ADD_FAILURE() << "not lossless_utf8: a lone backslash in " << s;
-      out += s[i];
-    }
-  }
-  return out;
+  std::optional<std::string> bytes = lossless_utf8_bytes(s);
+  if (!bytes) ADD_FAILURE() << "not lossless_utf8: " << s;
+  return bytes.value_or(s);
 }
 
 std::string schema_verdict(const std::string& schema, const std::string& document) {

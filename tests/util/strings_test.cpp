@@ -33,6 +33,12 @@ TEST(LosslessUtf8, KeepsUtf8AndEscapesTheRest) {
   EXPECT_EQ(lossless_utf8("\xed\xa0\x80\xc0\xaf"), "\\xed\\xa0\\x80\\xc0\\xaf");  // a surrogate, an overlong '/'
 }
 
+TEST(LosslessUtf8, WhatItCannotHaveMadeHasNoBytes) {
+  EXPECT_EQ(lossless_utf8_bytes("caf\\xe9 a\\\\b"), std::optional<std::string>("caf\xe9 a\\b"));
+  for (const char* made_elsewhere : {"a\\", "a\\b", "\\x", "\\xf", "\\xfg", "\\X41"})
+    EXPECT_EQ(lossless_utf8_bytes(made_elsewhere), std::nullopt) << made_elsewhere;
+}
+
 TEST(LosslessUtf8, EveryByteStringDecodesBack) {
   std::mt19937 random(12);
   for (int i = 0; i < 2000; ++i) {
