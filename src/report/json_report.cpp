@@ -11,15 +11,14 @@ namespace {
 // --baseline: the file, whether it held this image, how many findings are new and unchanged, and the findings
 // it had that this report lacks (as far as a report read back tells: rule, severity, paths, message).
 nlohmann::json baseline_json(const AuditReport& r) {
-  size_t added = 0, kept = 0;
-  for (auto& f : r.findings) (f.baseline == BaselineState::New ? added : kept) += 1;
+  const size_t added = new_findings(r.findings);
   nlohmann::json fixed = nlohmann::json::array();
   for (auto& f : r.baseline->fixed)
     fixed.push_back({{"id", f.id}, {"severity", to_string(f.severity)}, {"paths", f.paths}, {"message", f.message}});
   return {{"file", r.baseline->file},
           {"image_found", r.baseline->image_found},
           {"new", added},
-          {"unchanged", kept},
+          {"unchanged", r.findings.size() - added},
           {"fixed", std::move(fixed)}};
 }
 

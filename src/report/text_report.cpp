@@ -172,8 +172,7 @@ std::vector<std::string> block_advice(const Block& b) {
 std::string baseline_counts(const AuditReport& r) {
   const std::string against = "against " + printable(r.baseline->file) + ": ";
   if (!r.baseline->image_found) return against + "no report of this image there, every finding new";
-  size_t added = 0;
-  for (auto& f : r.findings) added += f.baseline == BaselineState::New;
+  const size_t added = new_findings(r.findings);
   return against + std::to_string(added) + " new, " + std::to_string(r.findings.size() - added) + " unchanged, " +
          std::to_string(r.baseline->fixed.size()) + " fixed";
 }

@@ -72,6 +72,12 @@ const char* to_string(BaselineState s) {
   return "";
 }
 
+size_t new_findings(const std::vector<Finding>& findings) {
+  size_t n = 0;
+  for (const Finding& f : findings) n += f.baseline == BaselineState::New;
+  return n;
+}
+
 void to_json(nlohmann::json& j, const Finding& f) {
   nlohmann::json values = nlohmann::json::object();
   for (auto& [name, value] : f.values) values[name] = value.json();

@@ -64,6 +64,10 @@ using FindingValues = std::map<std::string, FindingValue>;
 enum class BaselineState { NotCompared, New, Unchanged };
 const char* to_string(BaselineState s);  // "", "new", "unchanged"
 
+struct Finding;
+// How many of `findings` a baseline marked New.
+size_t new_findings(const std::vector<Finding>& findings);
+
 // One problem, found in one or many files that one layer brought in.
 struct Finding {
   std::string id;
