@@ -24,9 +24,11 @@
 #include "app/version_info.h"
 #include "app/registry_cli.h"
 #include "compare/baseline.h"
+#include "compare/baseline_rules.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
 #include "rules/catalog.h"
+#include "rules/evaluate.h"
 #include "util/error.h"
 #include "util/lossless_json.h"
 #include "util/strings.h"
@@ -83,7 +85,7 @@ struct CliOptions {
   FleetCliOptions fleet;
   std::string platform, format = "text", fail_on = "error", min_severity = "info", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
-  std::string baseline;
+  std::string baseline, max_size_growth;
   bool quiet = false, no_verify_diff_ids = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
@@ -127,6 +129,25 @@ std::optional<Baseline> baseline_of(const CliOptions& cli) {
   return Baseline::read(cli.baseline);
 }
 
+// --max-size-growth, which measures against --baseline's report.
+std::optional<SizeGrowthLimit> size_limit_of(const CliOptions& cli) {
+  if (cli.max_size_growth.empty()) return std::nullopt;
+  if (cli.baseline.empty())
+    throw InputError("--max-size-growth measures the image against --baseline's report: give it one (--baseline FILE)");
+  return SizeGrowthLimit::parse(cli.max_size_growth);
+}
+
+// What a baseline's comparing rules find against the earlier image audited as `name` (lost libraries, growth past
+// `limit`), added before the review so that ignores and Dockerfile lines apply to them as to every finding.
+void add_baseline_findings(AuditReport& report, const std::optional<Baseline>& baseline, const std::string& name,
+                           const std::optional<SizeGrowthLimit>& limit) {
+  if (!baseline) return;
+  const BaselineImage* earlier = baseline->find(name, report.facts.image.platform.str());
+  if (!earlier) return;
+  for (Finding& f : baseline_findings(report.facts, *earlier, baseline->file(), limit)) report.findings.push_back(std::move(f));
+  order_findings(report.findings);
+}
+
 // The report against the baseline's report of the image audited as `name`, when one was given.
 void compare_to_baseline(AuditReport& report, const std::optional<Baseline>& baseline, const std::string& name) {
   if (baseline) apply_baseline(report, baseline->find(name, report.facts.image.platform.str()), baseline->file());
@@ -135,7 +156,9 @@ void compare_to_baseline(AuditReport& report, const std::optional<Baseline>& bas
 int run_audit(const CliOptions& cli, const Policy& policy) {
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   const std::optional<Baseline> baseline = baseline_of(cli);
+  const std::optional<SizeGrowthLimit> size_limit = size_limit_of(cli);
   AuditReport report = Audit(audit_options(cli, cli.images.front())).report();
+  add_baseline_findings(report, baseline, cli.images.front(), size_limit);
   review_findings(report, policy, cli.dockerfile, utc_date_today());
   compare_to_baseline(report, baseline, cli.images.front());
   if (!write_outputs(targets, report, display_options(cli))) return kExitError;
@@ -192,6 +215,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
     throw InputError("--password-stdin and --images-from - would both read standard input");
   std::vector<OutputTarget> targets = output_targets(cli.format, cli.outputs);
   const std::optional<Baseline> baseline = baseline_of(cli);
+  const std::optional<SizeGrowthLimit> size_limit = size_limit_of(cli);
   std::optional<Shard> shard;
   if (!cli.fleet.shard.empty()) shard = Shard::parse(cli.fleet.shard);
   // One session for the run: the listing's requests and the images' share its connections and what each
@@ -207,6 +231,7 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   const std::string today = utc_date_today();
   auto visit = [&](const FleetImage& image, std::optional<AuditReport> report, const std::string& error) {
     if (report) {
+      add_baseline_findings(*report, baseline, names[image.index], size_limit);
       review_findings(*report, policy, cli.dockerfile, today);
       compare_to_baseline(*report, baseline, names[image.index]);
       const GateCount count = gate_count(cli.fail_on, *report);
@@ -374,6 +399,9 @@ void add_audit_options(CLI::App& app, CliOptions& cli) {
   app.add_option("--baseline", cli.baseline,
                  "FILE: an earlier --format json report (one image or many): each finding is new or unchanged, what it "
                  "had and this run lacks is fixed, and --fail-on counts new findings only");
+  app.add_option("--max-size-growth", cli.max_size_growth,
+                 "PERCENT|SIZE: with --baseline, an error (size-growth) when the image's layers grew more than this "
+                 "against the baseline image's (10%, 50MiB, 20MB), naming the layers and packages that grew");
   app.add_option("--ignore", cli.ignores, "ignore a rule (ID) or a rule on some paths (ID:PATHGLOB); repeatable")
       ->allow_extra_args(false);
   app.add_option("--dockerfile", cli.dockerfile, "the Dockerfile that built the image: findings point at its lines");

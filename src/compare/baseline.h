@@ -6,12 +6,26 @@
 
 namespace imgaudit {
 
-// One image's findings in an earlier JSON report, as far as matching and naming them needs: each finding's
-// rule, severity, paths and message.
+// A layer of the earlier image, as its report listed it.
+struct BaselineLayer {
+  std::string digest, diff_id, created_by;
+  uint64_t compressed_size = 0, uncompressed_size = 0;
+};
+
+// A shared library of the earlier image: its file and the name programs load it by.
+struct BaselineLibrary {
+  std::string path, soname;
+};
+
+// One image in an earlier JSON report, as far as comparing with it needs: each finding's rule, severity, paths
+// and message; the layers' sizes, the packages' (where a package database told) and the shared libraries.
 struct BaselineImage {
   std::string name;      // as the earlier run named it ("" in a report of one image)
   std::string platform;  // "linux/arm64", from the report's image
   std::vector<Finding> findings;
+  std::vector<BaselineLayer> layers;  // none for a rootfs folder
+  std::vector<Package> packages;
+  std::vector<BaselineLibrary> libraries;  // the binaries with a soname
 };
 
 // An earlier JSON report given with --baseline: one image's (imgaudit IMAGE --format json), a run's of many, or

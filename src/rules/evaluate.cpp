@@ -26,12 +26,16 @@ std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   check_inputs(facts, groups);
   std::vector<Finding> out;
   groups.emit(out);
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+  order_findings(out);
+  return out;
+}
+
+void order_findings(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
     if (a.id != b.id) return a.id < b.id;
     return a.layer < b.layer;
   });
-  return out;
 }
 
 }  // namespace imgaudit

@@ -1,9 +1,11 @@
 #include "rules/finding_groups.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace imgaudit {
 
@@ -52,6 +54,16 @@ std::vector<std::string> FindingGroups::rules_listing(const std::string& path,
     if (std::find(g.paths.begin(), g.paths.end(), shown) != g.paths.end()) found.push_back(id);
   }
   return found;
+}
+
+std::string short_instruction(const std::string& created_by) {
+  std::string s = created_by;
+  for (auto prefix : {"/bin/sh -c #(nop) ", "/bin/sh -c ", "|"}) {
+    if (starts_with(s, prefix)) s = s.substr(strlen(prefix));
+  }
+  if (s.empty()) return "an unnamed layer";
+  if (s.size() > 100) s = s.substr(0, 97) + "...";
+  return "'" + s + "'";
 }
 
 Finding FindingGroups::finding(const std::string& id, FindingSource source, const Group& g) const {

@@ -63,6 +63,10 @@ inline FindingSource layer_source(const ImageFacts& facts, int layer) {
   return layer < 0 ? kWholeImage : FindingSource{FindingOrigin::Layer, layer};
 }
 
+// A layer's history entry as a finding quotes it: "'apk add gcc'" without the shell's prefix, at most 100
+// characters; "an unnamed layer" for none.
+std::string short_instruction(const std::string& created_by);
+
 // Values every rule's templates may use: distro, image_libc, platform, base_hint.
 FindingValues image_values(const ImageFacts& facts);
 

@@ -29,16 +29,6 @@ bool is_build_tool(const std::string& name) {
   return ends_with(name, "-dev");
 }
 
-std::string short_instruction(const std::string& created_by) {
-  std::string s = created_by;
-  for (auto prefix : {"/bin/sh -c #(nop) ", "/bin/sh -c ", "|"}) {
-    if (starts_with(s, prefix)) s = s.substr(strlen(prefix));
-  }
-  if (s.empty()) return "an unnamed layer";
-  if (s.size() > 100) s = s.substr(0, 97) + "...";
-  return "'" + s + "'";
-}
-
 }  // namespace
 
 void check_packages(const ImageFacts& facts, FindingGroups& groups) {

@@ -154,6 +154,9 @@ inline constexpr uint64_t kMaxBaselineBytes = uint64_t(128) << 20;
 // Finding paths kept from it, all images together (some 40 bytes each): 343 findings of a messy image list some
 // 2,000 paths.
 inline constexpr size_t kMaxBaselinePaths = size_t(2) << 20;
+// Layers, packages and shared libraries kept from it, all images together (some 100 bytes each, so at most
+// some 100 MiB): a Debian image with build tools lists some 400 packages and 600 libraries.
+inline constexpr size_t kMaxBaselineRecords = size_t(1) << 20;
 // How long a read of a pipe (--dockerfile <(...), a named FIFO) waits in poll before it reads again: a pipe's
 // writer that leaves without writing is not always woken for, so the read looks again this often.
 inline constexpr int kPipeWaitMs = 100;

@@ -2,6 +2,8 @@
 // audited against it; --fail-on counts new findings only, and the log's last line says what the gate saw.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "image_fixture.h"
 
 using namespace imgaudit;
@@ -101,3 +103,110 @@ TEST_F(BaselineGate, ABaselineThatIsNoReportIsOneLineBeforeAnyAudit) {
 }
 
 }  // namespace
+
+namespace {
+
+const char* const kAppDockerfile = R"(FROM alpine:3.20
+COPY app /app/
+RUN apk add --no-cache gcc
+)";
+
+// Alpine as the main branch built it: the minirootfs and the app. `grown` adds what a pull request added:
+// gcc, by apk's own database record and 3 MiB of files, as `RUN apk add --no-cache gcc` in BuildKit's history.
+// `without_libz` drops libz the way a new base layer would (whiteouts of its file and link).
+ImageSpec alpine_app(const std::string& apk_db, bool grown, bool without_libz) {
+  ImageSpec spec = native_image();
+  spec.layers.push_back(alpine_base());
+  spec.layers.push_back(layer({file("app/run.sh", "#!/bin/sh\nexec sleep 1\n")}, "COPY app /app/ # buildkit"));
+  if (grown) {
+    const std::string arch = native_target().alpine_arch;
+    const std::string db = apk_db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:" + arch +
+                           "\nS:1000000\nI:3145728\nT:The GNU Compiler Collection\n\n";
+    spec.layers.push_back(layer({file("lib/apk/db/installed", db, 0644), file("usr/libexec/gcc/cc1", std::string(3 << 20, 'x'))},
+                                "RUN /bin/sh -c apk add --no-cache gcc # buildkit"));
+  }
+  if (without_libz)
+    spec.layers.push_back(layer({file("lib/.wh.libz.so.1", "", 0644), file("lib/.wh.libz.so.1.3.1", "", 0644)},
+                                "RUN /bin/sh -c rm /lib/libz.so.1* # buildkit"));
+  spec.entrypoint = {"/app/run.sh"};
+  return spec;
+}
+
+struct SizeAndLibraryGates : ::testing::Test {
+  TempDir tmp;
+  std::string apk_db, main_image, baseline = tmp / "main.json";
+
+  void SetUp() override {
+    SKIP_WITHOUT_ALPINE();
+    const std::string tarball = alpine_minirootfs(native_target().alpine_arch);
+    ASSERT_EQ(run("tar -xzOf '" + tarball + "' ./lib/apk/db/installed", &apk_db), 0);
+    main_image = write_oci(tmp, alpine_app(apk_db, false, false), "main");
+    CliResult r = run_imgaudit("--format json -o '" + baseline + "' --fail-on never " + main_image);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+};
+
+}  // namespace
+
+TEST_F(SizeAndLibraryGates, GrowthPastTheLimitFailsNamingTheLayerPackageAndDockerfileLine) {
+  const std::string pr = write_oci(tmp, alpine_app(apk_db, true, false), "pr");
+  write_file(tmp / "Dockerfile", kAppDockerfile);
+  CliResult r = run_imgaudit("--format json --baseline '" + baseline + "' --max-size-growth 10% --dockerfile '" +
+                             tmp / "Dockerfile' " + pr);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("exit status 1: 1 new finding at or above --fail-on error"), std::string::npos) << r.err;
+  const std::vector<nlohmann::json> grew = findings(r.json(), "size-growth");
+  ASSERT_EQ(grew.size(), 1u);
+  EXPECT_EQ(grew[0].at("baseline"), "new");
+  EXPECT_EQ(grew[0].at("layer").at("index"), 2);
+  EXPECT_EQ(grew[0].at("dockerfile").at("start_line"), 3);
+  const std::string message = grew[0].at("message");
+  EXPECT_NE(message.find("more than --max-size-growth 10% allows against " + baseline), std::string::npos) << message;
+  EXPECT_NE(message.find("the layers that grew: layer 2, +3.0 MiB: 'apk add --no-cache gcc # buildkit'"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("the packages that grew: gcc +3.0 MiB (new)"), std::string::npos) << message;
+
+  // Within a limit in bytes: no finding, and the gate passes.
+  r = run_imgaudit("--format json --baseline '" + baseline + "' --max-size-growth 50MiB " + pr);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(findings(r.json(), "size-growth").empty());
+  // The text report says it as a block of its own.
+  r = run_imgaudit("--color never --baseline '" + baseline + "' --max-size-growth 1MiB " + pr);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("error size-growth (new): "), std::string::npos) << r.out;
+}
+
+TEST_F(SizeAndLibraryGates, ALimitNeedsABaselineAndAValueItCanRead) {
+  CliResult r = run_imgaudit("--max-size-growth 10% " + main_image);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "imgaudit: --max-size-growth measures the image against --baseline's report: give it one "
+                   "(--baseline FILE)\n");
+  r = run_imgaudit("--baseline '" + baseline + "' --max-size-growth 'ten percent' " + main_image);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("imgaudit: --max-size-growth: \"ten percent\" is neither a percentage", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // As every flag, from the settings file too.
+  write_file(tmp / "settings.yaml", "baseline: " + baseline + "\nmax-size-growth: 0\n");
+  r = run_imgaudit("--config '" + tmp / "settings.yaml' --format json " + write_oci(tmp, alpine_app(apk_db, true, false), "pr"));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(findings(r.json(), "size-growth").size(), 1u);
+}
+
+TEST_F(SizeAndLibraryGates, ALibraryTheBaseDroppedIsAFindingOfItsOwn) {
+  const std::string pr = write_oci(tmp, alpine_app(apk_db, false, true), "pr");
+  CliResult r = run_imgaudit("--format json --fail-on never --baseline '" + baseline + "' " + pr);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<nlohmann::json> lost = findings(r.json(), "lost-library");
+  ASSERT_EQ(lost.size(), 1u) << r.out;
+  EXPECT_EQ(lost[0].at("severity"), "warning");
+  EXPECT_EQ(lost[0].at("baseline"), "new");
+  EXPECT_EQ(lost[0].at("paths"), nlohmann::json::array({"/lib/libz.so.1.3.1"}));
+  EXPECT_NE(lost[0].at("message").get<std::string>().find(": libz.so.1."), std::string::npos) << lost[0];
+  EXPECT_NE(lost[0].at("advice").get<std::string>().find("RUN apk add --no-cache so:libz.so.1 "), std::string::npos)
+      << lost[0];
+  // apk itself loads libz: the image's own linkage says so as well.
+  EXPECT_FALSE(findings(r.json(), "needed-lib-missing").empty());
+  // Against itself, nothing is lost.
+  r = run_imgaudit("--format json --fail-on never --baseline '" + baseline + "' " + main_image);
+  EXPECT_TRUE(findings(r.json(), "lost-library").empty()) << r.out;
+}
