@@ -1,7 +1,7 @@
 # IMGAUDIT_STATIC: the release binaries (packaging/release.sh). Every executable is one static-pie file
 # that needs no shared library and no file of the build machine at run time, so it runs on any Linux of its
 # architecture, whatever its libc. Static glibc, not musl: Debian has no musl C++ toolchain or musl builds
-# of the libraries, and glibc's allocator keeps imgaudit's parallel reads fast (README, "Release builds").
+# of the libraries, and glibc's allocator keeps imgaudit's parallel reads fast (docs/release-builds.md).
 # libcurl and ISA-L come from CMAKE_PREFIX_PATH, built by packaging/release/deps.sh; the rest are Debian's
 # static archives.
 option(IMGAUDIT_STATIC "Link every executable as one self-contained static-pie file (the release build)" OFF)

@@ -3,7 +3,7 @@
 # packages, pinned by version and sha256, with only what imgaudit uses:
 #   - libcurl: Debian's libcurl.a wants the static GSSAPI, LDAP, libssh2, nghttp2, librtmp, libpsl and
 #     libidn2 archives, which Debian does not ship. Built here for HTTP and HTTPS only (OpenSSL), unix
-#     sockets for the Docker Engine, zlib, and c-ares for name resolution (why: README, "Release builds").
+#     sockets for the Docker Engine, zlib, and c-ares for name resolution (why: docs/release-builds.md).
 #   - ISA-L (gzip layers): libisal-dev has the shared library only.
 # Usage: deps.sh ARCH PREFIX WORK    (ARCH amd64 or arm64; PREFIX receives include/, lib/ and lib/pkgconfig)
 # DEBIAN_MIRROR overrides the mirror (default deb.debian.org); the checksums make plain HTTP safe.

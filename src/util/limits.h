@@ -3,8 +3,8 @@
 #include <cstdint>
 
 // Every bound imgaudit puts on its input, in one place (as bloaty keeps its own): what each bounds and why
-// its value, which real images stay far below. README's "Limits" lists them with what happens when one is
-// reached.
+// its value, which real images stay far below. docs/limits.md lists them with what happens when one is
+// reached (tests/limits_doc_test.sh checks that it names each).
 namespace imgaudit {
 
 // --- File content: ELF files and the texts the inspectors read ---

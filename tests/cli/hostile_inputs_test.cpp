@@ -569,7 +569,7 @@ std::string percent_decoded(const std::string& uri) {
 }  // namespace
 
 // File names that are not UTF-8 (Latin-1, a stray byte) or hold a backslash reach JSON and SARIF losslessly:
-// decoded as README says, each string gives the name's bytes back; SARIF's URIs percent-encode the same bytes.
+// decoded as docs/json.md says, each string gives the name's bytes back; SARIF's URIs percent-encode the same bytes.
 TEST(HostileInput, NamesThatAreNotUtf8AreKeptLosslesslyInJsonAndSarif) {
   if (std::string why = toolchain_problem("gcc"); !why.empty()) GTEST_SKIP() << why;
   TempDir tmp;

@@ -105,7 +105,7 @@ std::string debian_mirror();
 // (no mirror here): a test then skips. Any other failure (a chroot step, a package script) fails it.
 bool debootstrap_could_not_download(const std::string& log);
 
-// A string of imgaudit's JSON outputs decoded as README's "JSON output" says a user would: "\\" is a
+// A string of imgaudit's JSON outputs decoded as docs/json.md says a user would: "\\" is a
 // backslash, "\xNN" the byte NN, everything else itself; the original bytes of a file name.
 std::string decode_lossless_utf8(const std::string& s);
 

@@ -25,7 +25,7 @@ TEST(Printable, CutsAtTheBoundNeverInsideACharacter) {
 }
 
 // lossless_utf8(): every string of the JSON outputs. Well-formed UTF-8 without a backslash is unchanged;
-// any bytes come back from it (test_support's decoder reads it as README says).
+// any bytes come back from it (test_support's decoder reads it as docs/json.md says).
 TEST(LosslessUtf8, KeepsUtf8AndEscapesTheRest) {
   EXPECT_EQ(lossless_utf8("usr/bin/caf\xc3\xa9 \xf0\x9f\x90\xb3\n"), "usr/bin/caf\xc3\xa9 \xf0\x9f\x90\xb3\n");
   EXPECT_EQ(lossless_utf8("caf\xe9"), "caf\\xe9");
