@@ -61,6 +61,9 @@ std::string short_instruction(const std::string& created_by) {
   for (auto prefix : {"/bin/sh -c #(nop) ", "/bin/sh -c ", "|"}) {
     if (starts_with(s, prefix)) s = s.substr(strlen(prefix));
   }
+  // BuildKit writes "RUN /bin/sh -c apk add gcc # buildkit": the instruction as the Dockerfile has it.
+  if (starts_with(s, "RUN /bin/sh -c ")) s = "RUN " + s.substr(strlen("RUN /bin/sh -c "));
+  if (ends_with(s, " # buildkit")) s.resize(s.size() - strlen(" # buildkit"));
   if (s.empty()) return "an unnamed layer";
   if (s.size() > 100) s = s.substr(0, 97) + "...";
   return "'" + s + "'";
