@@ -38,6 +38,15 @@ ProgramKind kind_of(const BinaryFacts& b, const PythonFacts& python) {
   return ProgramKind::Other;
 }
 
+// Distro::base_layer, once the binaries' kinds are known.
+int distro_base_layer(const ImageFacts& facts) {
+  for (const BinaryFacts& b : facts.binaries)
+    if (b.kind == ProgramKind::Libc && b.layer >= 0 && static_cast<size_t>(b.layer) < facts.image.layers.size() &&
+        !facts.image.layers[b.layer].packages_added.empty())
+      return b.layer;
+  return -1;
+}
+
 }  // namespace
 
 const BinaryFacts* ImageFacts::binary_at(const std::string& path) const {
@@ -87,6 +96,7 @@ ImageFacts collect_facts(ImageInfo image, const FsView& view) {
   facts.tz = detect_tz(view, facts.image);
   facts.python = detect_python(view, facts.binaries);
   for (auto& b : facts.binaries) b.kind = kind_of(b, facts.python);
+  if (!facts.image.from_folder) facts.distro.base_layer = distro_base_layer(facts);
   facts.ca_bundle = find_ca_bundle(view);
   facts.start = resolve_start(facts.image, view);
   return facts;

@@ -63,7 +63,11 @@ void to_json(nlohmann::json& j, const Package& p) {
 }
 
 void to_json(nlohmann::json& j, const Distro& d) {
-  j = {{"id", d.id}, {"version_id", d.version_id}, {"pretty_name", d.pretty_name}, {"packages", d.packages}};
+  j = {{"id", d.id},
+       {"version_id", d.version_id},
+       {"pretty_name", d.pretty_name},
+       {"packages", d.packages},
+       {"base_layer", d.base_layer}};
 }
 
 void to_json(nlohmann::json& j, const LibcInfo& l) {

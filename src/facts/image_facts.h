@@ -58,6 +58,10 @@ struct Package {
 struct Distro {
   std::string id, version_id, pretty_name;  // "alpine", "3.20.3", ...
   std::vector<Package> packages;
+  // The layer that brought the image's libc together with packages of the package database (Alpine's
+  // minirootfs, a Debian base layer): the programs in it are the distribution's own (busybox, apk, getent).
+  // -1 when the libc came otherwise (copied in with the programs) or there are no layers (a rootfs folder).
+  int base_layer = -1;
   const Package* package(const std::string& name) const;
 };
 

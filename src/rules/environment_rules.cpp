@@ -36,12 +36,13 @@ bool uses_local_time(const ImageFacts& facts, const BinaryFacts& program) {
 
 // Programs that read zone files: those asking for local time, but Go with embedded
 // tzdata (and Python when the tzdata package is installed). A program that never
-// converts local time (a static tool, a hello world) is not affected by their absence.
+// converts local time (a static tool, a hello world) is not affected by their absence,
+// nor are the distribution's own tools (busybox's date on Alpine): the image was made for others.
 bool needs_zoneinfo(const ImageFacts& facts) {
   const bool python_has_zones = carries_own_zones(facts);
   for (auto& b : facts.binaries) {
     const ElfFacts& e = *b.elf;
-    if (!e.is_program || b.kind == ProgramKind::Libc) continue;
+    if (!e.is_program || b.kind == ProgramKind::Libc || b.layer == facts.distro.base_layer) continue;
     if (!e.go_version.empty() && e.go_tzdata) continue;
     if (python_has_zones && b.kind == ProgramKind::PythonInterpreter) continue;
     if (uses_local_time(facts, b)) return true;

@@ -20,7 +20,10 @@ void check_resolver(const ImageFacts& facts, FindingGroups& groups) {
     const bool is_static = e.linkage != Linkage::Dynamic;
     const std::string musl = is_static || facts.libc.family != LibcKind::Musl ? "" : facts.libc.version;
     const std::string which = musl.empty() ? (is_static ? "built in" : "version unknown") : "musl " + musl;
-    groups.add("musl-resolver", layer, which, b.path, {{"musl_version", which}});
+    // The note on the resolver's ways is for the programs the image was made for, not for the base's own
+    // tools (busybox, apk, getent on Alpine), which would put it on every Alpine image. A musl too old for
+    // DNS over TCP is a warning whoever resolves.
+    if (b.layer != facts.distro.base_layer) groups.add("musl-resolver", layer, which, b.path, {{"musl_version", which}});
     if (!musl.empty() && version_newer(kMuslWithDnsOverTcp, musl))
       groups.add("musl-dns-no-tcp", layer, musl, b.path, {{"musl_version", musl}});
   }
