@@ -7,6 +7,7 @@
 #include "cache/cache_dir.h"
 #include "layer/read_layers.h"
 #include "net/http_session.h"
+#include "source/progress_stream.h"
 #include "registry/registry_source.h"
 #include "rules/evaluate.h"
 #include "util/error.h"
@@ -22,13 +23,12 @@ AuditSession::AuditSession(const AuditOptions& options)
     facts_ = choose_facts_cache(options.shared_cache, cache_dir);
   }
   cache_local_ = !options.cache_dir.empty() || !options.shared_cache.url.empty();
-  if (options.progress) progress_ = std::make_unique<Progress>(stderr);
+  if (options.progress) progress_ = std::make_unique<ReadProgress>(stderr);
   auto http = std::make_shared<HttpSession>();
   registry_ = options.registry;
   registry_.http.session = http;
   registry_.pings = std::make_shared<RegistryPings>();
   registry_.cache = blobs_ ? &*blobs_ : nullptr;
-  registry_.progress = progress_.get();
   engine_ = options.engine;
   engine_.http.session = http;
 }
@@ -51,7 +51,13 @@ OpenedImage AuditSession::open(const std::string& image) const {
   openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,
                                    ByteStream& bytes) {
     from_stream = true;
-    return opened.streamed->read_blob(path, named_digest, size, bytes);
+    if (!progress_) return opened.streamed->read_blob(path, named_digest, size, bytes);
+    // A stream's layers come one after another: each counts as it comes.
+    progress_->expect(1, size);
+    ProgressStream counted(bytes, *progress_);
+    std::string digest = opened.streamed->read_blob(path, named_digest, size, counted);
+    progress_->done();
+    return digest;
   };
   openers.lookup = options_.lookup;
   opened.source = open_image(image, options_.platform, openers, &opened.passed_over);
@@ -111,7 +117,8 @@ void Audit::run(const AuditSession& session, OpenedImage image, unsigned jobs, S
   std::vector<LayerFacts> layers;
   FsView view;  // points into `layers`: goes first
   try {
-    layers = read_layers(source, jobs, cache, session.options().verify_diff_ids);
+    // A stream's layers were counted as they passed, when it was opened.
+    layers = read_layers(source, jobs, cache, session.options().verify_diff_ids, image.streamed ? nullptr : session.progress());
   } catch (const InputError& e) {
     throw naming_image(e);
   }

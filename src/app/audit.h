@@ -8,7 +8,7 @@
 #include "engine/engine_source.h"
 #include "layer/shared_layers.h"
 #include "layer/streamed_layers.h"
-#include "registry/progress.h"
+#include "util/read_progress.h"
 #include "registry/registry_options.h"
 #include "report/report.h"
 #include "source/manifest_walker.h"
@@ -21,7 +21,7 @@ struct AuditOptions {
   std::optional<Platform> platform;  // `every`: each platform of an index, an image each (open_platforms)
   unsigned jobs = 0;  // 0: one worker per core
   bool verify_diff_ids = true;
-  RegistryOptions registry;  // its cache, progress, HTTP session and pings are the AuditSession's
+  RegistryOptions registry;  // its cache, HTTP session and pings are the AuditSession's
   EngineOptions engine;      // its HTTP session is the AuditSession's
   std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src
   // Layer facts, manifests and configs by digest: used for registry images,
@@ -30,7 +30,7 @@ struct AuditOptions {
   std::string cache_dir;  // "": $XDG_CACHE_HOME/imgaudit or ~/.cache/imgaudit
   // With a URL, layer facts go to Redis instead, for local images too; manifests and configs stay in cache_dir.
   SharedCacheOptions shared_cache;
-  bool progress = false;  // bytes per layer on standard error
+  bool progress = false;  // the progress line on standard error (ReadProgress)
   // The registry images to read whole, by manifest digest (a shard's); empty: all.
   ManifestWanted wanted;
 };
@@ -61,7 +61,9 @@ class AuditSession {
   const LayerFactsCache* layer_cache(const OpenedImage& image) const;
   const AuditOptions& options() const { return options_; }
   unsigned jobs() const { return jobs_; }
-  // The options' registry and engine options, with the session's HTTP session, pings, cache and progress.
+  // The run's progress line, shared by its readers; null when none is shown.
+  ReadProgress* progress() const { return progress_.get(); }
+  // The options' registry and engine options, with the session's HTTP session, pings and cache.
   const RegistryOptions& registry() const { return registry_; }
   const EngineOptions& engine() const { return engine_; }
 
@@ -71,7 +73,7 @@ class AuditSession {
   std::optional<BlobCache> blobs_;
   std::unique_ptr<LayerFactsCache> facts_;  // the folder's, or Redis's with --cache
   bool cache_local_ = false;                // local images' layers too: --cache-dir or --cache named
-  std::unique_ptr<Progress> progress_;
+  std::unique_ptr<ReadProgress> progress_;
   RegistryOptions registry_;
   EngineOptions engine_;
 };

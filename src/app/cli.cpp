@@ -86,7 +86,7 @@ struct CliOptions {
   std::string platform, format = "text", fail_on = "error", min_severity = "info", dockerfile, color = "auto";
   std::vector<std::string> outputs, ignores;
   std::string baseline, max_size_growth;
-  bool quiet = false, no_verify_diff_ids = false;
+  bool quiet = false, no_verify_diff_ids = false, no_progress = false;
   unsigned jobs = 0;
   RegistryCliOptions registry;
   EngineCliOptions engine;
@@ -97,7 +97,9 @@ AuditOptions audit_options(const CliOptions& cli, const std::string& image) {
   options.image = image;
   options.jobs = cli.jobs;
   options.verify_diff_ids = !cli.no_verify_diff_ids;
-  apply_registry_options(cli.registry, cli.quiet, options);
+  apply_registry_options(cli.registry, options);
+  // The progress line is for a person watching: a terminal, not -q, not --no-progress.
+  options.progress = !cli.quiet && !cli.no_progress && isatty(STDERR_FILENO);
   apply_engine_options(cli.engine, options);
   if (image == "-" && cli.registry.password_stdin)
     throw InputError("--password-stdin and the image \"-\" would both read standard input");
@@ -393,6 +395,8 @@ void add_audit_options(CLI::App& app, CliOptions& cli) {
   app.add_option("--color", cli.color, "colour in the text report: auto (a terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("-j,--jobs", cli.jobs, "threads that read layers (default: one per core)");
+  app.add_flag("--no-progress", cli.no_progress,
+               "no progress line on standard error (shown only when it is a terminal, and not with -q)");
   app.add_flag("--no-verify-diff-ids", cli.no_verify_diff_ids,
                "do not hash uncompressed layers against the config's diff_ids (faster; each blob's digest is still "
                "verified)");

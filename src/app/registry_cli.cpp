@@ -98,7 +98,7 @@ void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
                  "Redis uses the same key");
 }
 
-void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options) {
+void apply_registry_options(const RegistryCliOptions& cli, AuditOptions& options) {
   if (cli.password_stdin && cli.username.empty()) throw InputError("--password-stdin needs --username");
   if (!cli.username.empty() && !cli.password_stdin)
     throw InputError("--username needs --password-stdin (a password is never taken on the command line)");
@@ -123,7 +123,6 @@ void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOpti
   options.shared_cache.ttl_ms = *parse_duration_ms(cli.cache_ttl, kMaxCacheTtlMs);  // checked by duration_check
   options.shared_cache.ca_cert = cli.ca_cert;
   options.shared_cache.seal_key = read_cache_key(cli);
-  options.progress = !quiet && isatty(STDERR_FILENO);
 }
 
 }  // namespace imgaudit

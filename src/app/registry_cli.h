@@ -26,9 +26,8 @@ struct RegistryCliOptions {
 // --cache, --cache-ttl, --cache-key-file.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
-// Fills the registry, cache and progress fields of `options` (progress on
-// standard error when it is a terminal and not `quiet`); reads the password
-// from standard input for --password-stdin. Throws InputError.
-void apply_registry_options(const RegistryCliOptions& cli, bool quiet, AuditOptions& options);
+// Fills the registry and cache fields of `options`; reads the password from standard input for
+// --password-stdin. Throws InputError.
+void apply_registry_options(const RegistryCliOptions& cli, AuditOptions& options);
 
 }  // namespace imgaudit

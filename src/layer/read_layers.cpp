@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "source/progress_stream.h"
 #include "util/error.h"
 #include "util/limits.h"
 #include "util/parallel.h"
@@ -109,10 +110,22 @@ class SpareThreads {
   std::atomic<int> spare_;
 };
 
+// The layers' bytes as their descriptors give them, and whether every one does.
+uint64_t blob_bytes(const std::vector<Descriptor>& layers) {
+  uint64_t bytes = 0;
+  for (const Descriptor& d : layers) bytes += d.size > 0 ? uint64_t(d.size) : 0;
+  return bytes;
+}
+bool every_size_known(const std::vector<Descriptor>& layers) {
+  for (const Descriptor& d : layers)
+    if (d.size < 0) return false;
+  return true;
+}
+
 }  // namespace
 
 std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, const LayerFactsCache* cache,
-                                    bool verify_diff_ids) {
+                                    bool verify_diff_ids, ReadProgress* progress) {
   if (auto dir = src.root_dir()) return {read_root_dir(*dir)};
 
   std::vector<Descriptor> layers = src.layers();
@@ -130,6 +143,7 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return layers[a].size > layers[b].size; });
 
   ImageTotals totals(src.describe());
+  if (progress) progress->expect(layers.size(), blob_bytes(layers), every_size_known(layers));
   auto read_one = [&](size_t k) {
     const size_t i = order[k];
     const std::string diff_id = diff_ids.empty() ? std::string() : diff_ids[i];
@@ -142,13 +156,20 @@ std::vector<LayerFacts> read_layers(const ImageSource& src, unsigned workers, co
       if (hit) {
         out[i] = std::move(*hit);
         out[i].media_type = layers[i].media_type;
+        if (progress) progress->done(layers[i].size > 0 ? uint64_t(layers[i].size) : 0);
       } else {
         LayerReadOptions options;
         options.verify_diff_id = verify_diff_ids;
         SpareThreads::Lease lease = spare.take();
         options.two_threads = lease.held();
         auto blob = src.open_blob(layers[i]);
-        out[i] = read_layer(*blob, layers[i], diff_id, options);
+        if (progress) {
+          ProgressStream counted(*blob, *progress);
+          out[i] = read_layer(counted, layers[i], diff_id, options);
+          progress->done();
+        } else {
+          out[i] = read_layer(*blob, layers[i], diff_id, options);
+        }
         if (cacheable) cache->store(out[i]);
         claimed = false;
       }

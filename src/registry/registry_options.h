@@ -11,7 +11,6 @@
 namespace imgaudit {
 
 class BlobCache;
-class Progress;
 
 struct RegistryOptions {
   std::optional<Credentials> credentials;        // --username/--password-stdin; else docker's config
@@ -20,7 +19,6 @@ struct RegistryOptions {
   HttpOptions http;  // its session is the run's
   std::shared_ptr<RegistryPings> pings;  // the run's: what each host's /v2/ answered; every client needs it
   const BlobCache* cache = nullptr;  // manifests and configs by digest
-  Progress* progress = nullptr;      // bytes per layer
 };
 
 }  // namespace imgaudit

@@ -2,7 +2,6 @@
 
 #include "cache/blob_cache.h"
 #include "registry/client.h"
-#include "registry/progress.h"
 #include "registry/retry.h"
 #include "source/json_blobs.h"
 #include "source/manifest_walker.h"
@@ -25,13 +24,9 @@ RegistryClient::Manifest fetch_manifest(RegistryClient& client, const BlobCache*
 // A layer blob straight from HTTP; a connection lost midway resumes with a Range request.
 class RegistryBlobStream : public ByteStream {
  public:
-  RegistryBlobStream(std::shared_ptr<RegistryClient> client, Descriptor layer, Progress* progress)
-      : client_(std::move(client)), layer_(std::move(layer)), progress_(progress) {
-    if (progress_) progress_->start(layer_.digest, layer_.size);
+  RegistryBlobStream(std::shared_ptr<RegistryClient> client, Descriptor layer)
+      : client_(std::move(client)), layer_(std::move(layer)) {
     stream_ = client_->open_blob(layer_.digest, 0);
-  }
-  ~RegistryBlobStream() override {
-    if (progress_) progress_->finish(layer_.digest);
   }
 
   size_t read(void* buf, size_t n) override {
@@ -39,7 +34,6 @@ class RegistryBlobStream : public ByteStream {
       try {
         size_t got = stream_->read(buf, n);
         delivered_ += got;
-        if (progress_ && got) progress_->advance(layer_.digest, got);
         return got;
       } catch (const TransferError& e) {
         if (!e.transient() || resumes + 1 >= kMaxAttempts)
@@ -62,7 +56,6 @@ class RegistryBlobStream : public ByteStream {
 
   std::shared_ptr<RegistryClient> client_;
   Descriptor layer_;
-  Progress* progress_;
   std::unique_ptr<HttpStream> stream_;
   uint64_t delivered_ = 0;
 };
@@ -70,9 +63,9 @@ class RegistryBlobStream : public ByteStream {
 class RegistrySource : public ImageSource {
  public:
   RegistrySource(std::shared_ptr<RegistryClient> client, ImageIdentity identity, std::string manifest_digest,
-                 nlohmann::json config, std::vector<Descriptor> layers, Progress* progress)
+                 nlohmann::json config, std::vector<Descriptor> layers)
       : client_(std::move(client)), identity_(std::move(identity)), manifest_digest_(std::move(manifest_digest)), config_(std::move(config)),
-        layers_(std::move(layers)), progress_(progress) {}
+        layers_(std::move(layers)) {}
 
   std::string describe() const override { return client_->ref().str(); }
   std::string manifest_digest() const override { return manifest_digest_; }
@@ -80,7 +73,7 @@ class RegistrySource : public ImageSource {
   ImageIdentity identity() const override { return identity_; }
   std::vector<Descriptor> layers() const override { return layers_; }
   std::unique_ptr<ByteStream> open_blob(const Descriptor& layer) const override {
-    return std::make_unique<RegistryBlobStream>(client_, layer, progress_);
+    return std::make_unique<RegistryBlobStream>(client_, layer);
   }
 
  private:
@@ -89,7 +82,6 @@ class RegistrySource : public ImageSource {
   std::string manifest_digest_;
   nlohmann::json config_;
   std::vector<Descriptor> layers_;
-  Progress* progress_;
 };
 
 // The registry's manifests and configs, through the cache when there is one.
@@ -133,7 +125,7 @@ std::unique_ptr<ImageSource> image_of(std::shared_ptr<RegistryClient> client, co
   if (ref.digest.empty()) identity.repo_tags.push_back(name + ":" + ref.tag);
   identity.repo_digests.push_back(name + "@" + root.digest);
   auto source = std::make_unique<RegistrySource>(client, std::move(identity), m.digest, std::move(m.config),
-                                                 std::move(m.layers), options.progress);
+                                                 std::move(m.layers));
   source->set_platforms(std::move(m.platforms), [client, root, document, options, wanted](const Platform& p) {
     return image_of(client, root, document, p, options, wanted);
   });

@@ -111,17 +111,6 @@ COPY app /app/
 RUN apk add --no-cache gcc
 )";
 
-// `size` bytes that gzip does not shrink, as a compiler's are nearly: a layer's compressed size grows with it.
-std::string incompressible(size_t size) {
-  std::string bytes(size, '\0');
-  uint64_t state = 0x9e3779b97f4a7c15u;
-  for (char& c : bytes) {
-    state = state * 6364136223846793005u + 1442695040888963407u;
-    c = static_cast<char>(state >> 56);
-  }
-  return bytes;
-}
-
 // Alpine as the main branch built it: the minirootfs and the app. `grown` adds what a pull request added:
 // gcc, by apk's own database record and 3 MiB of files, as `RUN apk add --no-cache gcc` in BuildKit's history.
 // `without_libz` drops libz the way a new base layer would (whiteouts of its file and link).

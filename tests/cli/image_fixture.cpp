@@ -88,6 +88,16 @@ TarEntrySpec dir(const std::string& path) {
   return e;
 }
 
+std::string incompressible(size_t size) {
+  std::string bytes(size, '\0');
+  uint64_t state = 0x9e3779b97f4a7c15u;  // a linear congruential generator: the same bytes each run
+  for (char& c : bytes) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    c = static_cast<char>(state >> 56);
+  }
+  return bytes;
+}
+
 LayerBlob alpine_base() { return alpine_base(native_target().alpine_arch); }
 
 std::string write_oci(const TempDir& tmp, const ImageSpec& spec, const std::string& name) {

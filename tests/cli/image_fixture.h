@@ -39,6 +39,8 @@ LayerBlob layer(std::vector<TarEntrySpec> entries, const std::string& created_by
 TarEntrySpec file(const std::string& path, const std::string& content, uint32_t mode = 0755);
 TarEntrySpec symlink_entry(const std::string& path, const std::string& target);
 TarEntrySpec dir(const std::string& path);
+// `size` bytes that gzip does not shrink, as a compiler's nearly are: a layer's compressed size grows with them.
+std::string incompressible(size_t size);
 
 // The real Alpine minirootfs as a base layer, of this machine's architecture unless told ("x86_64",
 // "aarch64"); empty bytes when absent.
