@@ -45,8 +45,8 @@ OpenedImage AuditSession::open(const std::string& image) const {
     return open_registry_image(reference, platform, registry_, options_.wanted);
   };
   openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
-                       bool required, const StreamedBlobReader& read_blob, std::string* why_not) {
-    return open_engine_image(engine, name, platform, required, read_blob, why_not, engine_);
+                       bool required, const StreamedBlobReader& read_blob, EngineMiss* miss) {
+    return open_engine_image(engine, name, platform, required, read_blob, miss, engine_);
   };
   openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,
                                    ByteStream& bytes) {

@@ -42,9 +42,9 @@ std::unique_ptr<HttpStream> EngineClient::get(const std::string& path) {
     struct stat st;
     if (stat(endpoint_.unix_socket.c_str(), &st) != 0) {
       if (errno == EACCES) throw InputError(denied);
-      throw EngineUnreachable(where() + ": not running (no socket there)");
+      throw EngineUnreachable(where() + ": not running (no socket there)", "not running");
     }
-    if (!S_ISSOCK(st.st_mode)) throw EngineUnreachable(where() + ": not a socket");
+    if (!S_ISSOCK(st.st_mode)) throw EngineUnreachable(where() + ": not a socket", endpoint_.unix_socket + " is not a socket");
     if (access(endpoint_.unix_socket.c_str(), R_OK | W_OK) != 0 && errno == EACCES) throw InputError(denied);
   }
   try {
@@ -54,7 +54,7 @@ std::unique_ptr<HttpStream> EngineClient::get(const std::string& path) {
     std::string hint = e.transient() && !endpoint_.client_cert.empty()
                            ? " (the engine may not accept the client certificate " + endpoint_.client_cert + ")"
                            : "";
-    throw EngineUnreachable(where() + ": " + e.what() + hint);
+    throw EngineUnreachable(where() + ": " + e.what() + hint, e.what());
   }
 }
 

@@ -13,7 +13,12 @@ namespace imgaudit {
 // The engine could not be spoken to at all: no socket, refused, no answer.
 class EngineUnreachable : public InputError {
  public:
-  using InputError::InputError;
+  // `why` names the engine and its endpoint; `brief` says what is wrong in a few words ("not running").
+  EngineUnreachable(const std::string& why, std::string brief) : InputError(why), brief_(std::move(brief)) {}
+  const std::string& brief() const { return brief_; }
+
+ private:
+  std::string brief_;
 };
 
 // The two calls of the Docker Engine API imgaudit makes, over libcurl

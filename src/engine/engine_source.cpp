@@ -1,5 +1,7 @@
 #include "engine/engine_source.h"
 
+#include <algorithm>
+
 #include "engine/engine_client.h"
 #include "source/image_sources.h"
 #include "util/error.h"
@@ -9,31 +11,31 @@ namespace imgaudit {
 
 std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const std::string& name,
                                                const std::optional<Platform>& platform, bool required,
-                                               const StreamedBlobReader& read_blob, std::string* why_not,
+                                               const StreamedBlobReader& read_blob, EngineMiss* miss,
                                                const EngineOptions& options) {
   const bool docker = engine == "docker";
   const std::string prefix = docker ? "docker-daemon:" : "podman:";
   std::vector<EngineEndpoint> endpoints =
       docker ? std::vector<EngineEndpoint>{docker_endpoint(options.docker_host, options.env)} : podman_endpoints(options.env);
-  std::vector<std::string> missed;
+  std::vector<EngineMiss> missed;
   for (const EngineEndpoint& endpoint : endpoints) {
     EngineClient client(docker ? "the Docker Engine" : "Podman", endpoint, options.http);
     std::optional<InspectedImage> inspected;
     try {
       inspected = client.inspect(name);
     } catch (const EngineUnreachable& e) {
-      missed.push_back(e.what());
+      missed.push_back({EngineMiss::Kind::Unreachable, e.what(), e.brief()});
       continue;
     }
     if (!inspected) {
-      missed.push_back(client.where() + ": no image " + name);
+      missed.push_back({EngineMiss::Kind::Absent, client.where() + ": no image " + name, "no image " + name});
       continue;
     }
     const Platform& has = inspected->platform;
     if (platform && !has.architecture.empty() && !platform->matches(has)) {
       std::string why = client.where() + ": " + name + " is for " + has.str() + ", not " + platform->str();
       if (required) throw InputError::about(prefix + name, why);
-      missed.push_back(why);
+      missed.push_back({EngineMiss::Kind::OtherPlatform, why, name + " is for " + has.str()});
       continue;
     }
     const std::string& id = inspected->id;
@@ -47,12 +49,18 @@ std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const 
       throw InputError::about(prefix + name, "exported by " + client.where() + ": " + e.what());
     }
   }
-  std::string why = join(missed, "; ");
+  std::vector<std::string> whys;
+  for (const EngineMiss& m : missed) whys.push_back(m.why);
   if (required) {
     std::string way_out = docker ? " (podman:NAME, --image-src, or `docker save NAME | imgaudit -`)" : "";
-    throw InputError::about(prefix + name, why + way_out);
+    throw InputError::about(prefix + name, join(whys, "; ") + way_out);
   }
-  if (why_not) *why_not = why;
+  if (missed.empty()) missed.push_back({EngineMiss::Kind::Unreachable, "no endpoint to ask", "no endpoint to ask"});
+  if (miss) {
+    // The endpoint that came nearest speaks for the engine: an image for another platform, then none of that name.
+    *miss = *std::max_element(missed.begin(), missed.end(), [](auto& a, auto& b) { return a.kind < b.kind; });
+    miss->why = join(whys, "; ");
+  }
   return nullptr;
 }
 

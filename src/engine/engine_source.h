@@ -20,10 +20,11 @@ struct EngineOptions {
 // GET /images/{id}/get read in one pass, each layer blob handed to
 // `read_blob` as it streams past. Unless `required`, an engine that is not
 // running or has no such image (or has it for another platform than the one
-// asked) gives nullptr and says why in *why_not. Throws InputError otherwise.
+// asked) gives nullptr and says why in *miss: of all its endpoints (Podman's rootless and rootful sockets), the
+// one that came nearest. Throws InputError otherwise.
 std::unique_ptr<ImageSource> open_engine_image(const std::string& engine, const std::string& name,
                                                const std::optional<Platform>& platform, bool required,
-                                               const StreamedBlobReader& read_blob, std::string* why_not,
+                                               const StreamedBlobReader& read_blob, EngineMiss* miss,
                                                const EngineOptions& options);
 
 }  // namespace imgaudit

@@ -58,36 +58,59 @@ std::unique_ptr<ImageSource> open_engine(const std::string& engine, const ImageR
   return openers.engine(engine, ref.reference, platform, true, openers.read_streamed_blob, nullptr);
 }
 
+// The places a bare name was looked for, in a few words each: "docker: not running; podman: no image app:dev".
+std::string places_looked(const std::vector<std::pair<std::string, EngineMiss>>& missed) {
+  std::vector<std::string> places;
+  for (const auto& [place, miss] : missed) places.push_back(place + ": " + miss.brief);
+  return join(places, "; ");
+}
+
+// Why a bare name was found nowhere, headed by the cause that matters most to the user: an engine's image of
+// that name for another platform than --platform's, else the registry's answer (`registry_error`, "" when it
+// was not asked), else the engines'; every place looked in follows in one line.
+std::string not_found(const std::vector<std::pair<std::string, EngineMiss>>& missed, const std::string& registry_error) {
+  for (const auto& [place, miss] : missed)
+    if (miss.kind == EngineMiss::Kind::OtherPlatform) {
+      std::string rest = places_looked(missed) + (registry_error.empty() ? "" : "; the registry: " + registry_error);
+      return miss.why + " (looked in " + rest + ")";
+    }
+  if (!registry_error.empty())
+    return missed.empty() ? registry_error : registry_error + " (looked in the registry after " + places_looked(missed) + ")";
+  std::vector<std::string> whys;
+  for (const auto& [place, miss] : missed) whys.push_back(place + ": " + miss.why);
+  return "not found: " + join(whys, "; ");
+}
+
 // A bare name, in the local engines first, as trivy looks: `docker build -t
 // redis . && imgaudit redis` audits what was built, not Docker Hub's redis.
 std::unique_ptr<ImageSource> look_up(const ImageRef& ref, const std::optional<Platform>& platform,
                                      const ImageOpeners& openers, std::vector<std::string>* passed_over) {
-  std::vector<std::string> missed;
+  std::vector<std::pair<std::string, EngineMiss>> missed;
+  auto said = [&] {
+    std::vector<std::string> out;
+    for (const auto& [place, miss] : missed) out.push_back(place + ": " + miss.why);
+    return out;
+  };
   for (const std::string& place : openers.lookup) {
     if (place == "remote") {
-      if (!openers.registry) {
-        missed.push_back("registry pulls are not available here");
-        continue;
-      }
+      if (!openers.registry) throw InputError(not_found(missed, "registry pulls are not available here"));
       try {
         auto source = openers.registry(ref.reference, platform);
-        if (passed_over) *passed_over = missed;
+        if (passed_over) *passed_over = said();
         return source;
       } catch (const InputError& e) {
-        // The registry's answer first: it is the likelier cause; the engines after it.
-        if (missed.empty()) throw;
-        throw InputError(std::string(e.what()) + " (looked in the registry after " + join(missed, "; ") + ")");
+        throw InputError(not_found(missed, e.what()));
       }
     }
     if (!openers.engine) continue;
-    std::string why;
-    if (auto source = openers.engine(place, ref.reference, platform, false, openers.read_streamed_blob, &why)) {
-      if (passed_over) *passed_over = missed;
+    EngineMiss miss;
+    if (auto source = openers.engine(place, ref.reference, platform, false, openers.read_streamed_blob, &miss)) {
+      if (passed_over) *passed_over = said();
       return source;
     }
-    missed.push_back(place + ": " + why);
+    missed.emplace_back(place, std::move(miss));
   }
-  throw InputError("not found: " + join(missed, "; "));
+  throw InputError(not_found(missed, ""));
 }
 
 std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform>& platform,

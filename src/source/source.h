@@ -87,6 +87,16 @@ class ImageSource {
 using StreamedBlobReader = std::function<std::string(const std::string& path, const std::string& named_digest,
                                                      uint64_t size, ByteStream& bytes)>;
 
+// Why a local engine gave no image for a bare name, as the lookup weighs it: its image of the name is for
+// another platform (what the user most likely meant, and the headline), it has none of that name, or it could
+// not be reached (no socket, refused). `why` says it whole; `brief` in a few words for the line that lists every
+// place looked in ("not running", "no image app:dev", "app:dev is for linux/amd64").
+struct EngineMiss {
+  enum class Kind { Unreachable, Absent, OtherPlatform };
+  Kind kind = Kind::Unreachable;
+  std::string why, brief;
+};
+
 // Where open_image finds what is not a file or a folder; the app wires in
 // the registry and engine modules.
 struct ImageOpeners {
@@ -95,10 +105,10 @@ struct ImageOpeners {
       registry;
   // An image of the local Docker Engine (`engine` "docker") or Podman
   // ("podman"), read through `read_blob`. Unless `required`, an engine that
-  // is not reachable or has no such image gives nullptr and says why in *why_not.
+  // is not reachable or has no such image gives nullptr and says why in *miss.
   std::function<std::unique_ptr<ImageSource>(const std::string& engine, const std::string& name,
                                              const std::optional<Platform>& platform, bool required,
-                                             const StreamedBlobReader& read_blob, std::string* why_not)>
+                                             const StreamedBlobReader& read_blob, EngineMiss* miss)>
       engine;
   // Where the layer blobs of archives read in one pass (stdin, pipes, engines) go.
   StreamedBlobReader read_streamed_blob;

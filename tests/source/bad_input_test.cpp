@@ -157,7 +157,7 @@ TEST(SourceBadInput, MissingPathsAndRegistryReferences) {
   expect_input_error([] { open_image("oci:/nonexistent/layout:tag", std::nullopt); },
                      {"oci:/nonexistent/layout:tag: no such file or directory"});
   expect_input_error([] { open_image("alpine:3.20", std::nullopt); },
-                     {"alpine:3.20: not found: registry pulls are not available here"});
+                     {"alpine:3.20: registry pulls are not available here"});
   expect_input_error([] { open_image("ghcr.io/org/app@sha256:" + std::string(64, 'a'), std::nullopt); },
                      {"registry pulls are not available here"});
 }
@@ -175,16 +175,62 @@ TEST(SourceBadInput, TheImageIsNamedOnce) {
   };
   ImageOpeners named;
   named.engine = [](const std::string&, const std::string& name, const std::optional<Platform>&, bool,
-                    const StreamedBlobReader&, std::string*) -> std::unique_ptr<ImageSource> {
+                    const StreamedBlobReader&, EngineMiss*) -> std::unique_ptr<ImageSource> {
     throw InputError::about("docker-daemon:" + name, "the engine has no image " + name);
   };
   EXPECT_EQ(error_of([&] { open_image("docker-daemon:app", std::nullopt, named); }),
             "docker-daemon:app: the engine has no image app");
   ImageOpeners unnamed;
   unnamed.engine = [](const std::string&, const std::string&, const std::optional<Platform>&, bool,
-                      const StreamedBlobReader&, std::string*) -> std::unique_ptr<ImageSource> {
+                      const StreamedBlobReader&, EngineMiss*) -> std::unique_ptr<ImageSource> {
     throw InputError("docker-daemon:app: words that only look like a name");
   };
   EXPECT_EQ(error_of([&] { open_image("docker-daemon:app", std::nullopt, unnamed); }),
             "docker-daemon:app: docker-daemon:app: words that only look like a name");
+}
+
+// A bare name found nowhere: the headline is the cause that matters most to the user, and every place looked in
+// follows in a few words each.
+TEST(SourceBadInput, ABareNameFoundNowhereHeadlinesTheNearestMiss) {
+  auto error_of = [](const ImageOpeners& openers) -> std::string {
+    try {
+      open_image("app:dev", Platform::parse("linux/arm64"), openers);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no InputError";
+  };
+  const std::string docker_why = "the Docker Engine at unix:///x.sock (DOCKER_HOST)";
+  auto engines = [&](bool docker_has_it) {
+    return [=](const std::string& engine, const std::string& name, const std::optional<Platform>&, bool,
+               const StreamedBlobReader&, EngineMiss* miss) -> std::unique_ptr<ImageSource> {
+      if (engine == "podman")
+        *miss = {EngineMiss::Kind::Unreachable, "Podman at unix:///p.sock (the default socket): not running (no socket there)",
+                 "not running"};
+      else if (docker_has_it)
+        *miss = {EngineMiss::Kind::OtherPlatform, docker_why + ": " + name + " is for linux/amd64, not linux/arm64",
+                 name + " is for linux/amd64"};
+      else
+        *miss = {EngineMiss::Kind::Absent, docker_why + ": no image " + name, "no image " + name};
+      return nullptr;
+    };
+  };
+  ImageOpeners openers;
+  openers.registry = [](const std::string&, const std::optional<Platform>&) -> std::unique_ptr<ImageSource> {
+    throw InputError("https://registry-1.docker.io/v2/: cannot resolve the host name");
+  };
+  // The local image is for another platform: that, not the registry's DNS, is what the user needs to hear.
+  openers.engine = engines(true);
+  EXPECT_EQ(error_of(openers),
+            "app:dev: " + docker_why + ": app:dev is for linux/amd64, not linux/arm64 (looked in docker: app:dev is "
+            "for linux/amd64; podman: not running; the registry: https://registry-1.docker.io/v2/: cannot resolve the "
+            "host name)");
+  // Nowhere locally: the registry's answer, then the engines in a few words (no socket paths).
+  openers.engine = engines(false);
+  EXPECT_EQ(error_of(openers), "app:dev: https://registry-1.docker.io/v2/: cannot resolve the host name (looked in the "
+                               "registry after docker: no image app:dev; podman: not running)");
+  // No registry asked (--image-src docker,podman): each engine's whole answer.
+  openers.lookup = {"docker", "podman"};
+  EXPECT_EQ(error_of(openers), "app:dev: not found: docker: " + docker_why + ": no image app:dev; podman: Podman at "
+                               "unix:///p.sock (the default socket): not running (no socket there)");
 }
