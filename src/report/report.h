@@ -80,7 +80,13 @@ std::string finding_fingerprint(const Finding& finding);
 struct TextOptions {
   bool quiet = false;  // findings only: no header, no summary
   bool color = false;
-  size_t max_paths = 5;  // paths shown per finding before "and N more"
+  // A report stays short whatever the image holds: each bound below ends its list with "and N more".
+  size_t max_paths = 5;  // paths of a finding listed one a line; more are shown by folder (group_by_folder)
+  size_t max_folders = 4;  // folders shown for a finding's many paths
+  size_t max_names = 3;  // names shown on a folder's line
+  size_t max_findings = 6;  // findings shown in a rule's block
+  size_t max_fixes = 3;  // distinct fixes shown in a rule's block
+  size_t max_folded_libs = 8;  // libraries named in a block's note of the consequences folded under it
   size_t max_fixed = 10;  // --baseline: findings it had that are gone, listed before "and N more"
   size_t width = 100;    // terminal columns prose wraps to (a path or long word overflows); 0: no wrapping
   Severity floor = Severity::Info;  // --min-severity, for every format that does not show every finding

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "report/report.h"
+#include "report/path_groups.h"
 #include "report/text_layout.h"
 #include "rules/catalog.h"
 #include "util/human_size.h"
@@ -123,8 +124,10 @@ std::string plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// The findings of one rule and severity: a block of the report, a problem the verdict counts.
 struct Block {
   std::string id;
+  Severity severity = Severity::Info;
   const Rule* rule = nullptr;  // null for an id the catalog does not know (a report of another catalog)
   std::vector<const Finding*> findings;
   std::vector<const Finding*> consequences;  // findings caused by this rule's (Finding::caused_by), folded here
@@ -140,10 +143,10 @@ std::vector<std::string> column_values(const Rule* rule, const Finding& f) {
   return it->second.empty() ? std::vector<std::string>{} : std::vector<std::string>{it->second.shown()};
 }
 
-// The value `name` of every finding of `b`, where they all have one and it is the same.
-FindingValues shared_values(const Block& b) {
-  FindingValues shared = b.findings.front()->values;
-  for (auto* f : b.findings)
+// The values the `findings` all have, each the same in all.
+FindingValues shared_values(const std::vector<const Finding*>& findings) {
+  FindingValues shared = findings.front()->values;
+  for (auto* f : findings)
     for (auto it = shared.begin(); it != shared.end();) {
       auto v = f->values.find(it->first);
       it = v == f->values.end() || v->second != it->second ? shared.erase(it) : std::next(it);
@@ -151,21 +154,29 @@ FindingValues shared_values(const Block& b) {
   return shared;
 }
 
-// The fix of a rule block, once: the findings' common advice; when their advices come from one template
-// with different values, that template with the values they share and the general wording for the
-// others; otherwise each distinct advice.
+// The fixes of a rule block, each once: the findings' advices by the catalog template they came from (in
+// the order first seen); one template's advices that differ in their values become that template with the
+// values they share and the general wording for the others. Advice of no known template stays as it is.
 std::vector<std::string> block_advice(const Block& b) {
-  std::vector<std::string> distinct;
-  for (auto* f : b.findings)
-    if (!f->advice.empty() && std::find(distinct.begin(), distinct.end(), f->advice) == distinct.end())
-      distinct.push_back(f->advice);
-  if (distinct.size() <= 1 || !b.rule) return distinct;
-  const std::string& key = b.findings.front()->advice_key;
-  auto tmpl = b.rule->advice_templates.find(key);
-  for (auto* f : b.findings)
-    if (f->advice_key != key || f->advice.empty()) return distinct;
-  if (tmpl == b.rule->advice_templates.end()) return distinct;
-  return {render(*b.rule, tmpl->second, shared_values(b))};
+  std::vector<std::pair<std::string, std::vector<const Finding*>>> by_template;
+  for (auto* f : b.findings) {
+    if (f->advice.empty()) continue;
+    const bool templated = b.rule && !f->advice_key.empty() && b.rule->advice_templates.count(f->advice_key);
+    const std::string key = templated ? "template " + f->advice_key : "text " + f->advice;
+    auto it = std::find_if(by_template.begin(), by_template.end(), [&](auto& t) { return t.first == key; });
+    if (it == by_template.end()) it = by_template.insert(by_template.end(), {key, {}});
+    it->second.push_back(f);
+  }
+  std::vector<std::string> fixes;
+  for (auto& [key, findings] : by_template) {
+    const bool differ = std::any_of(findings.begin(), findings.end(),
+                                    [&](const Finding* f) { return f->advice != findings.front()->advice; });
+    std::string fix = differ ? render(*b.rule, b.rule->advice_templates.at(findings.front()->advice_key),
+                                      shared_values(findings))
+                             : findings.front()->advice;
+    if (std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) fixes.push_back(std::move(fix));
+  }
+  return fixes;
 }
 
 // "against base.json: 2 new, 5 unchanged, 1 fixed", over the findings shown and folded alike.
@@ -200,18 +211,23 @@ void write_fixed(std::ostream& out, const AuditReport& r, size_t listed) {
   out << '\n';
 }
 
+// What the verdict counts, by severity: the blocks (the problems a reader sees, one header line each),
+// the findings they hold (each block's header says how many when it holds several), and the findings
+// folded under another block as its consequences.
 struct Counts {
-  size_t shown[3] = {0, 0, 0};
+  size_t blocks[3] = {0, 0, 0};
+  size_t findings[3] = {0, 0, 0};
   size_t folded[3] = {0, 0, 0};
 };
 
 // The counts of what is shown: below the display floor (--min-severity) a severity is not counted at all,
-// rather than counted as none.
+// rather than counted as none. "3 error(s) (28 findings, +2 consequences)": 3 error blocks.
 std::string verdict(const Counts& c, const AuditReport& r, Severity floor) {
   auto part = [&](int sev, const char* name) {
-    std::string s = std::to_string(c.shown[sev]) + name;
-    if (c.folded[sev]) s += " (+" + plural(c.folded[sev], "consequence", "consequences") + ")";
-    return s;
+    std::vector<std::string> inside;
+    if (c.findings[sev] != c.blocks[sev]) inside.push_back(plural(c.findings[sev], "finding", "findings"));
+    if (c.folded[sev]) inside.push_back("+" + plural(c.folded[sev], "consequence", "consequences"));
+    return std::to_string(c.blocks[sev]) + name + (inside.empty() ? "" : " (" + join(inside, ", ") + ")");
   };
   std::string s = part(2, " error(s)");
   if (floor <= Severity::Warning) s += ", " + part(1, " warning(s)");
@@ -221,23 +237,27 @@ std::string verdict(const Counts& c, const AuditReport& r, Severity floor) {
   return s;
 }
 
-// The first line of a block: the finding's message, or for several the rule's title and how many files.
-void write_block_header(const Printer& p, const Block& b, const Style& st) {
-  Severity sev = b.findings.front()->severity;
+size_t files_of(const std::vector<const Finding*>& findings) {
   size_t files = 0;
+  for (auto* f : findings) files += f->paths.size();
+  return files;
+}
+
+// The first line of a block: the finding's message, or for several the rule's title, how many findings
+// (what the verdict counts) and how many files.
+void write_block_header(const Printer& p, const Block& b, const Style& st) {
+  const Severity sev = b.severity;
+  const size_t files = files_of(b.findings);
   std::set<int> layers;
-  for (auto* f : b.findings) sev = std::max(sev, f->severity), files += f->paths.size(), layers.insert(f->layer);
+  for (auto* f : b.findings) layers.insert(f->layer);
   std::string text;
   if (b.findings.size() == 1) {
     text = printable(b.findings.front()->message);
   } else {
-    text = b.rule ? b.rule->title + ":" : std::string();
+    text = (b.rule ? b.rule->title + ": " : std::string()) + plural(b.findings.size(), "finding", "findings");
     if (files)
-      text += " " + plural(files, "file", "files") +
+      text += ", " + plural(files, "file", "files") +
               (layers.size() > 1 ? " in " + std::to_string(layers.size()) + " layers" : "");
-    else
-      text += " " + std::to_string(b.findings.size()) + " findings";
-    text = std::string(trim(text));
   }
   const std::string mark = new_mark(b.findings);
   std::string lead = std::string(to_string(sev)) + " " + b.id + mark + ": ";
@@ -246,8 +266,19 @@ void write_block_header(const Printer& p, const Block& b, const Style& st) {
   p.wrapped(0, lead, lead_styled, text, "", "", 6);  // continued under the rule id: no column 0 inside a block
 }
 
+// A folder's line: the lead "/usr/bin/ (212 files): " and its names "a, b, c, ... and 209 more"; for a
+// folder with one file, its path as the names and no lead.
+std::pair<std::string, std::string> folder_line(const FolderGroup& g) {
+  if (g.files == 1 && g.first.size() == 1) return {"", printable(g.folder + g.first.front())};
+  std::vector<std::string> names;
+  for (auto& name : g.first) names.push_back(printable(name));
+  std::string listed = join(names, ", ");
+  if (g.files > g.first.size()) listed += ", ... and " + std::to_string(g.files - g.first.size()) + " more";
+  return {printable(g.folder) + " (" + plural(g.files, "file", "files") + "): ", listed};
+}
+
 // The files of a block, each with what it lacks beside it when the rule has a text-report column
-// (needed-lib-missing's libraries), aligned over the whole block.
+// (needed-lib-missing's libraries), aligned over the whole block; a finding's many files by folder.
 class FileLines {
  public:
   FileLines(const Printer& p, const Block& b, const TextOptions& o) : p_(p), b_(b), o_(o) {
@@ -258,18 +289,24 @@ class FileLines {
     }
     if (!columns_) return;
     for (auto* f : b.findings)
-      for (size_t i = 0; i < std::min(o.max_paths, f->paths.size()); ++i)
-        path_column_ = std::max(path_column_, display_width(printable(f->paths[i])));
+      if (listed_one_a_line(*f))
+        for (auto& path : f->paths) path_column_ = std::max(path_column_, display_width(printable(path)));
     if (p.width()) path_column_ = std::min(path_column_, p.width() > 8 ? (p.width() - 6) / 2 : size_t(1));
   }
 
+  // Findings from another layer next: each says its specifics again.
+  void next_origin() { said_ = nullptr; }
+
   // The finding's own message when the block's header cannot say it, its files, and its note.
-  void write(const Finding& f) const {
-    if (!columns_ && b_.findings.size() > 1)
-      p_.wrapped(4, "", "", printable(f.message), "", "", 6);  // the specifics of this finding
-    size_t shown = std::min(o_.max_paths, f.paths.size());
-    for (size_t i = 0; i < shown; ++i) write_path(f, printable(f.paths[i]));
-    if (f.paths.size() > shown) p_.out() << "    and " << f.paths.size() - shown << " more\n";
+  void write(const Finding& f) {
+    // The specifics of this finding, unless the finding before said the same.
+    if (!columns_ && b_.findings.size() > 1 && (!said_ || said_->message != f.message))
+      p_.wrapped(4, "", "", printable(f.message), "", "", 6);
+    said_ = &f;
+    if (listed_one_a_line(f))
+      for (auto& path : f.paths) write_path(f, printable(path));
+    else
+      write_folders(f);
     if (columns_ && !b_.rule->text_note.empty()) {
       auto shown_values_of = shown_values(*b_.rule, f.values);
       auto note = shown_values_of.find(b_.rule->text_note);
@@ -279,6 +316,31 @@ class FileLines {
   }
 
  private:
+  bool listed_one_a_line(const Finding& f) const { return f.paths.size() <= o_.max_paths; }
+
+  // The first folders (the fullest first) with their first names; under what they lack with a column.
+  void write_folders(const Finding& f) {
+    size_t indent = 4;
+    if (columns_ && b_.findings.size() > 1) {  // one finding's header says what it lacks
+      p_.wrapped(4, "", "", printable(join(lacks_.at(&f), ", ")) + " (" + plural(f.paths.size(), "file", "files") + "):",
+                 "", "", 6);
+      indent = 6;
+    }
+    const auto groups = group_by_folder(f.paths, std::max<size_t>(o_.max_names, 1));
+    const size_t shown = std::min(o_.max_folders, groups.size());
+    size_t rest = f.paths.size();
+    told_ = told_ || shown < groups.size();  // the line of the folders left out says it
+    for (size_t i = 0; i < shown; ++i) {
+      rest -= groups[i].files;
+      auto [lead, names] = folder_line(groups[i]);
+      if (!told_ && groups[i].files > groups[i].first.size()) names += " (--format json for all)", told_ = true;
+      p_.wrapped(indent, lead, names);
+    }
+    if (shown < groups.size())
+      p_.wrapped(indent, "", "and " + std::to_string(rest) + " more in " +
+                                 plural(groups.size() - shown, "folder", "folders") + " (--format json for all)");
+  }
+
   void write_path(const Finding& f, const std::string& path) const {
     if (!columns_) {
       p_.out() << "    " << path << '\n';
@@ -301,9 +363,12 @@ class FileLines {
   bool columns_ = false;
   std::map<const Finding*, std::vector<std::string>> lacks_;
   size_t path_column_ = 0;
+  const Finding* said_ = nullptr;  // the finding written last under the current origin
+  bool told_ = false;  // the block said where to find every file ("--format json for all")
 };
 
-// Findings by where they came from: one layer line (and Dockerfile line) for each, then their files.
+// Findings by where they came from: one layer line (and Dockerfile line) for each, then their files; the
+// first few findings, then how many more.
 void write_origins(const Printer& p, const Block& b, const TextOptions& o) {
   using Origin = std::tuple<int, std::string, std::string, int, std::string>;
   std::vector<std::pair<Origin, std::vector<const Finding*>>> origins;
@@ -315,19 +380,29 @@ void write_origins(const Printer& p, const Block& b, const TextOptions& o) {
     it->second.push_back(f);
   }
   FileLines files(p, b, o);
+  size_t shown = 0, shown_files = 0;
   for (auto& [origin, findings] : origins) {
+    if (shown == o.max_findings) break;
     const Finding& first = *findings.front();
+    files.next_origin();
     if (first.layer >= 0) p.dim(2, "layer " + std::to_string(first.layer) + ": ", printable(first.created_by));
     if (first.dockerfile)
       p.dim(2, printable(first.dockerfile->file) + ":" + std::to_string(first.dockerfile->start_line) + ": ",
             printable(first.dockerfile->instruction));
-    for (auto* f : findings) files.write(*f);
+    for (size_t i = 0; i < findings.size() && shown < o.max_findings; ++i, ++shown) {
+      files.write(*findings[i]);
+      shown_files += findings[i]->paths.size();
+    }
   }
+  if (shown == b.findings.size()) return;
+  const size_t more_files = files_of(b.findings) - shown_files;
+  p.wrapped(2, "", "and " + plural(b.findings.size() - shown, "more finding", "more findings") +
+                       (more_files ? ", " + plural(more_files, "file", "files") : "") + " (--format json for all)");
 }
 
 // Findings that follow from the block's (a shimmed glibc program's missing glibc libraries): counted, not
-// repeated.
-void write_consequences(const Printer& p, const Block& b, const Style& st) {
+// repeated; the first few libraries named.
+void write_consequences(const Printer& p, const Block& b, const TextOptions& o, const Style& st) {
   if (b.consequences.empty()) return;
   const std::string& id = b.consequences.front()->id;
   const Rule* rule = Catalog::builtin().find(id);
@@ -339,24 +414,66 @@ void write_consequences(const Printer& p, const Block& b, const Style& st) {
     for (auto& lib : l)
       if (std::find(libs.begin(), libs.end(), lib) == libs.end()) libs.push_back(lib);
   }
+  const size_t named = std::min(libs.size(), o.max_folded_libs);
+  std::string listed = join(std::vector<std::string>(libs.begin(), libs.begin() + named), ", ");
+  if (named < libs.size()) listed += " and " + std::to_string(libs.size() - named) + " more";
   std::string findings = plural(b.consequences.size(), (id + " finding").c_str(), (id + " findings").c_str());
   std::string note =
       known ? "and " + plural(libs.size(), "missing library", "missing libraries") +
-                  " of the same programs, consequences of the above: " + printable(join(libs, ", ")) + " (" + findings +
+                  " of the same programs, consequences of the above: " + printable(listed) + " (" + findings +
                   ", in full in --format json)"
             : "and " + findings + " of the same programs, consequences of the above (in full in --format json)";
   p.wrapped(2, "", "", note, st.dim(), st.reset(), 4);
 }
 
+// The block's fixes, each once, the first few.
+void write_fixes(const Printer& p, const Block& b, const TextOptions& o) {
+  const auto fixes = block_advice(b);
+  for (size_t i = 0; i < std::min(fixes.size(), o.max_fixes); ++i) p.wrapped(2, "fix: ", safe_lines(fixes[i]));
+  if (fixes.size() > o.max_fixes)
+    p.wrapped(2, "", "and " + plural(fixes.size() - o.max_fixes, "more fix", "more fixes") +
+                         " for the other findings (--format json for all)");
+}
+
 void write_block(const Printer& p, const Block& b, const TextOptions& o, const Style& st) {
   write_block_header(p, b, st);
   write_origins(p, b, o);
-  write_consequences(p, b, st);
-  for (auto& advice : block_advice(b)) p.wrapped(2, "fix: ", safe_lines(advice));
+  write_consequences(p, b, o, st);
+  write_fixes(p, b, o);
   std::string more = "imgaudit explain " + b.id;
   if (b.rule && !b.rule->references.empty()) more += ", " + b.rule->references.front();
   p.dim(2, "more: ", more);
   p.out() << '\n';
+}
+
+Block& block_of(std::vector<Block>& blocks, const Finding& f) {
+  auto it = std::find_if(blocks.begin(), blocks.end(), [&](auto& b) { return b.id == f.id && b.severity == f.severity; });
+  if (it == blocks.end()) it = blocks.insert(blocks.end(), Block{f.id, f.severity, Catalog::builtin().find(f.id), {}, {}});
+  return *it;
+}
+
+// The blocks of the report, one a rule and severity (a rule whose findings the policy gave two severities
+// has two: each block's header is its findings' severity), consequences (Finding::caused_by) under their
+// cause's first block when the report shows that cause; and what the verdict counts of them.
+std::vector<Block> make_blocks(const AuditReport& r, Counts& counts) {
+  std::vector<Block> blocks;
+  for (auto& f : r.findings)
+    if (f.caused_by.empty()) block_of(blocks, f).findings.push_back(&f);
+  for (auto& f : r.findings) {
+    if (f.caused_by.empty()) continue;
+    auto cause = std::find_if(blocks.begin(), blocks.end(), [&](auto& b) { return b.id == f.caused_by; });
+    if (cause == blocks.end()) {  // its cause not in the report (ignored, below the floor): a block of its own
+      block_of(blocks, f).findings.push_back(&f);
+      continue;
+    }
+    cause->consequences.push_back(&f);
+    ++counts.folded[static_cast<int>(f.severity)];
+  }
+  for (auto& b : blocks) {
+    ++counts.blocks[static_cast<int>(b.severity)];
+    counts.findings[static_cast<int>(b.severity)] += b.findings.size();
+  }
+  return blocks;
 }
 
 }  // namespace
@@ -366,28 +483,8 @@ void write_text(std::ostream& out, const AuditReport& r, const TextOptions& o) {
   Printer p(out, o.width, st);
   if (!o.quiet) write_header(out, r, st);
 
-  std::vector<Block> blocks;
-  auto block_for = [&](const std::string& id) -> Block& {
-    for (auto& b : blocks)
-      if (b.id == id) return b;
-    blocks.push_back({id, Catalog::builtin().find(id), {}, {}});
-    return blocks.back();
-  };
-  // Consequences (Finding::caused_by) go under their cause's block, when the report has that cause.
-  std::set<std::string> ids;
-  for (auto& f : r.findings) ids.insert(f.id);
-  std::vector<const Finding*> folded;
   Counts counts;
-  for (auto& f : r.findings) {
-    if (!f.caused_by.empty() && ids.count(f.caused_by)) {
-      folded.push_back(&f);
-      ++counts.folded[static_cast<int>(f.severity)];
-    } else {
-      block_for(f.id).findings.push_back(&f);
-      ++counts.shown[static_cast<int>(f.severity)];
-    }
-  }
-  for (auto* f : folded) block_for(f->caused_by).consequences.push_back(f);
+  const std::vector<Block> blocks = make_blocks(r, counts);
 
   if (!o.quiet && !r.findings.empty()) out << verdict(counts, r, o.floor) << "\n\n";
   for (auto& b : blocks) write_block(p, b, o, st);

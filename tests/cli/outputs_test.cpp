@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <regex>
 #include <sstream>
 
 #include "image_fixture.h"
@@ -213,4 +215,120 @@ TEST(Outputs, TheTextReportWrapsToColumns) {
   });
   EXPECT_GT(lines, 5u);
   EXPECT_LE(longest, 60u) << out;
+}
+
+namespace {
+
+// A musl image, gcompat's loader link, and glibc programs: `per_folder` in each of six folders of one layer,
+// eight needing each a library of its own in another layer, one with a terminal escape and a newline in
+// its name.
+std::string messy_image(const TempDir& tmp, int per_folder, const std::string& name) {
+  const NativeTarget& native = native_target();
+  ImageSpec spec = native_image();
+  spec.layers.push_back(layer({file(NativeTarget::relative(native.musl_interpreter), read_file(native.musl_libc_file)),
+                               symlink_entry(NativeTarget::relative(native.glibc_interpreter), native.musl_interpreter),
+                               file("etc/os-release", "ID=alpine\nVERSION_ID=3.20.3\n", 0644)},
+                              "ADD base.tar /"));
+  const std::string hello = compiled(tmp, "gcc", kHelloC);
+  std::vector<TarEntrySpec> programs;
+  for (const char* folder : {"usr/local/bin/", "opt/a/bin/", "opt/b/bin/", "opt/c/bin/", "opt/d/bin/", "opt/e/bin/"})
+    for (int i = 0; i < per_folder; ++i) programs.push_back(file(folder + std::string("hello") + std::to_string(i), hello));
+  spec.layers.push_back(layer(programs, "COPY bin /"));
+  std::vector<TarEntrySpec> vendor;
+  for (int k = 0; k < 8; ++k) {
+    const std::string lib = tmp / ("libvendor" + std::to_string(k) + ".so");
+    if (!std::filesystem::exists(lib))
+      EXPECT_TRUE(compile_c("gcc", kLibFooC, lib, "-shared -fPIC -Wl,-soname,libvendor" + std::to_string(k) + ".so"));
+    vendor.push_back(file("opt/vendor/p" + std::to_string(k) + "/run", compiled(tmp, "gcc", kUsesFooC, "'" + lib + "'")));
+  }
+  vendor.push_back(file("opt/vendor/\x1b[31mrun\nfake", hello));
+  spec.layers.push_back(layer(vendor, "COPY vendor /opt/vendor/"));
+  return write_oci(tmp, spec, name);
+}
+
+size_t line_count(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+// From the blocks of a text report: by severity (error, warning, info), the header lines and the findings
+// they name ("N findings, ..." or one); and the consequences folded ("(N rule findings, in full").
+struct ShownCounts {
+  std::map<std::string, size_t> blocks, findings;
+  size_t consequences = 0;
+};
+ShownCounts counts_of_blocks(const std::string& text) {
+  ShownCounts c;
+  const std::regex header("^(error|warning|info) [a-z0-9-]+: .*"), named(": ([0-9]+) findings, ");
+  const std::regex folded("\\(([0-9]+) [a-z0-9-]+ findings?, in full");
+  std::smatch m;
+  std::string joined;  // a header line with its continuation lines (indented by 6 columns) joined to it
+  auto count = [&]() {
+    if (!std::regex_match(joined, m, header)) return;
+    const std::string sev = m[1];
+    ++c.blocks[sev];
+    c.findings[sev] += std::regex_search(joined, m, named) ? std::stoul(m[1]) : 1;
+  };
+  for_each_line_of(text, [&](const std::string& line) {
+    if (!joined.empty() && line.rfind("      ", 0) == 0 && line[6] != ' ') return void(joined += " " + line.substr(6));
+    count();
+    joined = std::regex_match(line, header) ? line : "";
+  });
+  count();
+  for (std::sregex_iterator it(text.begin(), text.end(), folded), end; it != end; ++it) c.consequences += std::stoul((*it)[1]);
+  return c;
+}
+
+// "3 error(s) (28 findings)" of a verdict: blocks, and findings when they differ.
+std::pair<size_t, size_t> verdict_part(const std::string& verdict, const std::string& severity) {
+  std::smatch m;
+  if (!std::regex_search(verdict, m, std::regex("([0-9]+) " + severity + "(\\(s\\))?( \\(([0-9]+) findings?)?")))
+    return {0, 0};
+  const size_t blocks = std::stoul(m[1]);
+  return {blocks, m[4].matched ? std::stoul(m[4]) : blocks};
+}
+
+}  // namespace
+
+// Hundreds of files and many findings: the text report keeps the same number of lines whatever the number
+// of files, names every count exactly, and its verdict counts the blocks a reader sees and their findings.
+TEST(Outputs, TheTextReportOfAMessyImageStaysShortAndCountsWhatItShows) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  const std::string few = messy_image(tmp, 10, "few"), many = messy_image(tmp, 100, "many");
+  CliResult small = run_imgaudit("--no-cache --fail-on never " + few);
+  CliResult large = run_imgaudit("--no-cache --fail-on never " + many);
+  ASSERT_EQ(large.status, 0) << large.err;
+  EXPECT_EQ(line_count(small.out), line_count(large.out)) << small.out << large.out;
+  EXPECT_LT(line_count(large.out), 90u) << large.out;
+  EXPECT_NE(large.out.find("    /opt/a/bin/ (100 files): hello0, hello1, hello10, ... and 97 more"), std::string::npos)
+      << large.out;
+  EXPECT_NE(large.out.find("/opt/vendor/\\x1b[31mrun\\x0afake"), std::string::npos) << large.out;
+  EXPECT_EQ(large.out.find('\x1b'), std::string::npos);
+
+  nlohmann::json json = run_imgaudit("--no-cache --fail-on never --format json " + many).json();
+  size_t mismatch_files = 0, mismatches = 0;
+  for (const auto& f : findings(json, "libc-mismatch")) mismatch_files += f["paths"].size(), ++mismatches;
+  ASSERT_EQ(mismatch_files, 600u + 8 + 1);
+  const std::string unwrapped = std::regex_replace(large.out, std::regex("\n {6}(?! )"), " ");  // headers on one line
+  EXPECT_NE(unwrapped.find("error libc-mismatch: Binary built for another libc than the image's: " +
+                           std::to_string(mismatches) + " findings, 609 files in 2 layers\n"),
+            std::string::npos)
+      << large.out;
+
+  const std::string verdict = large.out.substr(large.out.rfind('\n', large.out.size() - 2) + 1);
+  ShownCounts shown = counts_of_blocks(large.out);
+  size_t findings_shown = 0;
+  for (const char* sev : {"error", "warning", "info"}) {
+    EXPECT_EQ(verdict_part(verdict, sev), std::make_pair(shown.blocks[sev], shown.findings[sev])) << sev << ": " << verdict;
+    findings_shown += shown.findings[sev];
+  }
+  EXPECT_EQ(findings_shown + shown.consequences, json["findings"].size()) << large.out;
+  EXPECT_GT(shown.findings["error"], shown.blocks["error"]) << "a block holding several findings";
+
+  CliResult quiet = run_imgaudit("--no-cache --fail-on never -q " + many);
+  EXPECT_TRUE(quiet.out.size() >= verdict.size() && quiet.out.substr(quiet.out.size() - verdict.size()) == verdict)
+      << quiet.out;
+  CliResult errors_only = run_imgaudit("--no-cache --fail-on never --min-severity error -q " + many);
+  const std::string floor_verdict = errors_only.out.substr(errors_only.out.rfind('\n', errors_only.out.size() - 2) + 1);
+  EXPECT_EQ(verdict_part(floor_verdict, "error"), verdict_part(verdict, "error")) << floor_verdict;
+  EXPECT_EQ(floor_verdict.find("warning"), std::string::npos) << floor_verdict;
+  EXPECT_EQ(counts_of_blocks(errors_only.out).blocks["error"], shown.blocks["error"]);
 }

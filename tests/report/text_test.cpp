@@ -93,7 +93,7 @@ TEST(TextReport, GroupsFoldsAndCountsAtWidth100) {
             "  libc      musl\n"
             "  ELF files 0\n"
             "\n"
-            "3 error(s) (+2 consequences), 1 warning(s), 0 info\n"
+            "2 error(s) (3 findings, +2 consequences), 1 warning(s), 0 info\n"
             "\n"
             "error libc-mismatch: 2 file(s) built for glibc in a musl image: a compatibility shim (gcompat) lets\n"
             "      them start, but glibc-only behaviour will fail at run time.\n"
@@ -108,7 +108,8 @@ TEST(TextReport, GroupsFoldsAndCountsAtWidth100) {
             "  more: imgaudit explain libc-mismatch,\n"
             "        https://wiki.musl-libc.org/functional-differences-from-glibc.html\n"
             "\n"
-            "error needed-lib-missing: Shared library not found by the image's loader: 3 files in 2 layers\n"
+            "error needed-lib-missing: Shared library not found by the image's loader: 2 findings, 3 files in 2\n"
+            "      layers\n"
             "  layer 2: RUN make\n"
             "    /opt/\\x1b[31mevil    libssl.so.3, libz.so.1\n"
             "    /usr/lib/libapp.so   libssl.so.3, libz.so.1\n"
@@ -124,7 +125,7 @@ TEST(TextReport, GroupsFoldsAndCountsAtWidth100) {
             "       USER app\n"
             "  more: imgaudit explain runs-as-root, https://docs.docker.com/reference/dockerfile/#user\n"
             "\n"
-            "3 error(s) (+2 consequences), 1 warning(s), 0 info\n");
+            "2 error(s) (3 findings, +2 consequences), 1 warning(s), 0 info\n");
 }
 
 TEST(TextReport, WrapsWithAHangingIndentAtWidth60) {
@@ -146,7 +147,7 @@ TEST(TextReport, WrapsWithAHangingIndentAtWidth60) {
             "        https://wiki.musl-libc.org/functional-differences-from-glibc.html\n"
             "\n"
             "error needed-lib-missing: Shared library not found by the\n"
-            "      image's loader: 3 files in 2 layers\n"
+            "      image's loader: 2 findings, 3 files in 2 layers\n"
             "  layer 2: RUN make\n"
             "    /opt/\\x1b[31mevil    libssl.so.3, libz.so.1\n"
             "    /usr/lib/libapp.so   libssl.so.3, libz.so.1\n"
@@ -167,7 +168,7 @@ TEST(TextReport, WrapsWithAHangingIndentAtWidth60) {
             "  more: imgaudit explain runs-as-root,\n"
             "        https://docs.docker.com/reference/dockerfile/#user\n"
             "\n"
-            "3 error(s) (+2 consequences), 1 warning(s), 0 info\n");
+            "2 error(s) (3 findings, +2 consequences), 1 warning(s), 0 info\n");
 }
 
 TEST(TextReport, NoLineInsideABlockStartsAtColumnZero) {
@@ -181,7 +182,7 @@ TEST(TextReport, NoLineIsWiderThanTheTerminalUnlessOneWordIs) {
   for (size_t width : {40, 60, 100}) {
     std::string t = text(small_report(), width);
     for_each_line(t, [&](std::string_view line) {
-      if (display_width(line) <= width || starts_with(line, "3 error(s)")) return;  // the verdict is not wrapped
+      if (display_width(line) <= width || starts_with(line, "2 error(s)")) return;  // the verdict is not wrapped
       // Too wide only when it holds a single word (a path, a URL) after its indent and lead.
       auto words = split(std::string(trim(line)), " ");
       std::string_view last = words.back();
@@ -193,7 +194,7 @@ TEST(TextReport, NoLineIsWiderThanTheTerminalUnlessOneWordIs) {
 }
 
 TEST(TextReport, VerdictAtTheTopAndTheBottomButOnlyTheBottomWhenQuiet) {
-  const std::string verdict = "3 error(s) (+2 consequences), 1 warning(s), 0 info\n";
+  const std::string verdict = "2 error(s) (3 findings, +2 consequences), 1 warning(s), 0 info\n";
   std::string full = text(small_report(), 100);
   size_t top = full.find(verdict);
   ASSERT_NE(top, std::string::npos);
@@ -226,7 +227,8 @@ TEST(TextReport, MessagesNotInTheCatalogsWordsAreEachShownOnceUnderTheirLayer) {
   // sample_report's needed-lib-missing messages are not the catalog's: no libraries column, each message once,
   // and the fix (the same for both findings) once.
   std::string t = text(sample_report(), 100, /*quiet=*/true);
-  EXPECT_NE(t.find("error needed-lib-missing: Shared library not found by the image's loader: 3 files in 2 layers\n"
+  EXPECT_NE(t.find("error needed-lib-missing: Shared library not found by the image's loader: 2 findings, 3 files in 2\n"
+                   "      layers\n"
                    "  layer 2: RUN echo \\x1b]0;pwned\\x07 && make\n"
                    "    2 file(s) need libssl.so.3 & \"libz.so.1\" <'soname'>, which the image's loader cannot find.\n"
                    "    /opt/\\x1b[31mevil\\x07]]><x a=\"1\" b='2'>&amp;\\x0a  /usr/bin/spoof\\xff\\xc2\\x9b\n"
@@ -244,7 +246,7 @@ TEST(TextReport, MessagesNotInTheCatalogsWordsAreEachShownOnceUnderTheirLayer) {
                    "  ./build/Dockerfile:7: COPY bin/ /usr/bin/\n"),
             std::string::npos)
       << t;
-  EXPECT_TRUE(ends_with(t, "\n3 error(s), 2 warning(s), 1 info, 2 ignored\n")) << t;
+  EXPECT_TRUE(ends_with(t, "\n2 error(s) (3 findings), 2 warning(s), 1 info, 2 ignored\n")) << t;
 }
 
 TEST(TextReport, ImageControlledStringsReachTheTerminalEscaped) {
@@ -268,14 +270,129 @@ TEST(TextReport, ImageControlledStringsReachTheTerminalEscaped) {
   EXPECT_TRUE(starts_with(colored, "\x1b[1;31merror\x1b[0m \x1b[1mlibc-mismatch\x1b[0m: 2 file(s)")) << colored;
 }
 
-TEST(TextReport, ManyPathsOfOneFindingEndWithAndNMore) {
+TEST(TextReport, ManyPathsOfOneFindingAreShownByFolder) {
   AuditReport r;
   std::vector<std::string> paths;
   for (int i = 0; i < 8; ++i) paths.push_back("/usr/bin/p" + std::to_string(i));
+  paths.push_back("/opt/tool");
   r.findings.push_back(missing_libs(paths, 0, "COPY . /", {"libfoo.so.1"}));
   std::string t = text(r, 100, true);
-  EXPECT_NE(t.find("    /usr/bin/p4  libfoo.so.1\n    and 3 more\n"), std::string::npos) << t;
-  EXPECT_EQ(t.find("/usr/bin/p5"), std::string::npos) << t;
+  EXPECT_NE(t.find("  layer 0: COPY . /\n"
+                   "    /usr/bin/ (8 files): p0, p1, p2, ... and 5 more (--format json for all)\n"
+                   "    /opt/tool\n"
+                   "  fix: "),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("/usr/bin/p3"), std::string::npos) << t;
+}
+
+TEST(TextReport, FoldersLeftOutAreCountedAndNamesFromTheImageEscaped) {
+  AuditReport r;
+  std::vector<std::string> paths;
+  const std::string hostile_folder = "/opt/\x1b[31m\xff/";
+  for (int i = 0; i < 7; ++i) paths.push_back(hostile_folder + "lib" + std::to_string(i) + "\x07.so");
+  for (int folder = 0; folder < 6; ++folder)
+    for (int i = 0; i <= folder; ++i) paths.push_back("/srv/d" + std::to_string(folder) + "/f" + std::to_string(i));
+  r.findings.push_back(make_finding("exec-stack", Severity::Warning, paths, 1, "COPY . /", "Executable stack.", "Relink."));
+  std::string t = text(r, 0, true);
+  EXPECT_NE(t.find("    /opt/\\x1b[31m\\xff/ (7 files): lib0\\x07.so, lib1\\x07.so, lib2\\x07.so, ... and 4 more\n"
+                   "    /srv/d5/ (6 files): f0, f1, f2, ... and 3 more\n"
+                   "    /srv/d4/ (5 files): f0, f1, f2, ... and 2 more\n"
+                   "    /srv/d3/ (4 files): f0, f1, f2, ... and 1 more\n"
+                   "    and 6 more in 3 folders (--format json for all)\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos);
+  EXPECT_EQ(t.find('\x07'), std::string::npos);
+}
+
+// Findings of one rule in `layers` layers, each with `per_folder` files in each of 6 folders, and the
+// consequences of each: two glibc libraries of its own.
+AuditReport messy_report(int layers, int per_folder) {
+  AuditReport r;
+  for (int l = 0; l < layers; ++l) {
+    std::vector<std::string> paths;
+    for (int d = 0; d < 6; ++d)
+      for (int i = 0; i < per_folder; ++i)
+        paths.push_back("/opt/l" + std::to_string(l) + "/d" + std::to_string(d) + "/p" + std::to_string(i));
+    Finding f = make_finding("libc-mismatch", Severity::Error, paths, l, "COPY l" + std::to_string(l), "built for glibc",
+                             "Rebuild for musl.");
+    r.findings.push_back(f);
+    r.findings.push_back(missing_libs(paths, l, f.created_by, {"libm" + std::to_string(l) + ".so.6"}));
+    r.findings.back().caused_by = "libc-mismatch";
+    r.findings.push_back(missing_libs({"/usr/local/bin/t" + std::to_string(l)}, l, f.created_by,
+                                      {"libx" + std::to_string(l) + ".so"}));
+  }
+  return r;
+}
+
+TEST(TextReport, ReportOfManyFindingsAndFilesStaysShortAndCountsExactly) {
+  const TextOptions bounds;
+  auto lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+  const std::string small = text(messy_report(20, 10), 0);
+  const std::string large = text(messy_report(20, 1000), 0);
+  EXPECT_EQ(lines(small), lines(large)) << "the number of files changes no line count";
+  EXPECT_LT(lines(large), 80) << large;
+  EXPECT_EQ(lines(text(messy_report(200, 10), 0)), lines(large)) << "nor the number of findings";
+  EXPECT_NE(large.find("error libc-mismatch: Binary built for another libc than the image's: 20 findings, 120000 files in "
+                       "20 layers\n"), std::string::npos) << large;
+  EXPECT_NE(large.find("    /opt/l0/d0/ (1000 files): p0, p1, p10, ... and 997 more\n"
+                       "    /opt/l0/d1/ (1000 files): p0, p1, p10, ... and 997 more\n"),
+            std::string::npos)
+      << large;
+  EXPECT_NE(large.find("  and " + std::to_string(20 - bounds.max_findings) + " more findings, " +
+                       std::to_string((20 - bounds.max_findings) * 6000) + " files (--format json for all)\n"),
+            std::string::npos)
+      << large;
+  EXPECT_NE(large.find("consequences of the above: libm0.so.6, libm1.so.6, libm2.so.6, libm3.so.6, libm4.so.6, "
+                       "libm5.so.6, libm6.so.6, libm7.so.6 and 12 more (20 needed-lib-missing findings, in full in "
+                       "--format json)\n"),
+            std::string::npos)
+      << large;
+  EXPECT_TRUE(ends_with(large, "\n2 error(s) (40 findings, +20 consequences), 0 warning(s), 0 info\n")) << large;
+}
+
+// The verdict counts the blocks a reader sees (one header line each) and the findings their headers name.
+TEST(TextReport, TheVerdictCountsWhatTheBlocksShow) {
+  AuditReport r = sample_report();
+  r.findings.push_back(r.findings[3]);  // build-tools-in-image again, lowered to info by a policy
+  r.findings.back().severity = Severity::Info;
+  r.findings.back().paths = {"/usr/bin/cc"};
+  const std::string t = text(r, 0, /*quiet=*/true);
+  size_t headers[3] = {0, 0, 0}, findings[3] = {0, 0, 0};
+  for_each_line(t, [&](std::string_view line) {
+    for (int sev = 0; sev < 3; ++sev) {
+      if (!starts_with(line, std::string(to_string(static_cast<Severity>(sev))) + " ")) continue;
+      ++headers[sev];
+      size_t named = line.find(" findings");
+      size_t count = named == std::string_view::npos ? 1 : std::stoul(std::string(line.substr(line.rfind(' ', named - 1) + 1)));
+      findings[sev] += count;
+    }
+  });
+  EXPECT_EQ(headers[2], 2u);
+  EXPECT_EQ(findings[2], 3u);
+  EXPECT_EQ(headers[1], 2u) << "build-tools-in-image's warning and info are two blocks";
+  EXPECT_EQ(headers[0], 2u);
+  EXPECT_TRUE(ends_with(t, "\n2 error(s) (3 findings), 2 warning(s), 2 info, 2 ignored\n")) << t;
+}
+
+TEST(TextReport, AdviceOnceATemplateAndTheFirstFewDistinctFixes) {
+  AuditReport r;
+  for (int i = 0; i < 3; ++i)
+    r.findings.push_back(missing_libs({"/usr/bin/p" + std::to_string(i)}, 0, "COPY . /", {"lib" + std::to_string(i) + ".so"}));
+  std::string t = text(r, 0, true);
+  EXPECT_EQ(split(t, "  fix: ").size(), 2u) << "three findings of one template: one fix\n" << t;
+  for (int i = 0; i < 5; ++i)
+    r.findings.push_back(make_finding("needed-lib-missing", Severity::Error, {"/opt/q" + std::to_string(i)}, 1, "RUN make",
+                                      "q", "Own advice " + std::to_string(i % 4) + "."));
+  t = text(r, 0, true);
+  TextOptions bounds;
+  EXPECT_EQ(split(t, "  fix: ").size(), bounds.max_fixes + 1) << t;
+  // One template's fix, then the four distinct texts of findings of no template: the first two of those.
+  EXPECT_NE(t.find("  fix: Own advice 0.\n  fix: Own advice 1.\n  and 2 more fixes for the other findings (--format json "
+                   "for all)\n"),
+            std::string::npos)
+      << t;
 }
 
 TEST(TextReport, APathWiderThanItsColumnPutsItsLibrariesOnTheNextLine) {
@@ -303,7 +420,7 @@ TEST(TextReport, OnlyFindingsThatFollowFromAnotherAreFolded) {
       << t;
   EXPECT_NE(t.find("    /usr/bin/helper      libstdc++.so.6\n    /usr/bin/other       libstdc++.so.6\n"), std::string::npos)
       << t;
-  EXPECT_TRUE(ends_with(t, "\n4 error(s) (+1 consequence), 1 warning(s), 0 info\n")) << t;
+  EXPECT_TRUE(ends_with(t, "\n2 error(s) (4 findings, +1 consequence), 1 warning(s), 0 info\n")) << t;
 }
 
 TEST(TextLayout, WrapWordsKeepsLongWordsWhole) {
