@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../report/report_fixture.h"
+#include "baseline_refused.h"
 #include "compare/baseline.h"
 #include "compare/baseline_rules.h"
 #include "compare/size_growth.h"
@@ -120,14 +121,7 @@ TEST(Baseline, KeepsTheLayersPackagesAndLibrariesItCompares) {
   EXPECT_EQ(image.libraries[3].path, "/usr/lib/evil\x1b[2J\xff.so") << "a hostile name is read back as its bytes";
 }
 
-void expect_refused(const std::string& text, const std::string& why) {
-  try {
-    Baseline::parse(text, "base.json");
-    ADD_FAILURE() << "read: " << text.substr(0, 200);
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "base.json: not an imgaudit JSON report (--baseline): " + why);
-  }
-}
+const auto expect_refused = test::expect_baseline_refused;
 
 TEST(BaselineHostileInput, RecordsOfAnotherShapeAreOneLine) {
   const std::string findings = "\"findings\": [], ";

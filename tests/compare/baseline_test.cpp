@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../report/report_fixture.h"
+#include "baseline_refused.h"
 #include "compare/baseline.h"
 #include "compare/finding_match.h"
 #include "report/fleet_report.h"
@@ -104,14 +105,7 @@ TEST(Baseline, ReadsARunOfManyImagesByNameAndPlatform) {
   EXPECT_EQ(b.find("other:1", ""), nullptr);
 }
 
-void expect_refused(const std::string& text, const std::string& why) {
-  try {
-    Baseline::parse(text, "base\x1b.json");
-    ADD_FAILURE() << "read: " << text.substr(0, 200);
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "base\\x1b.json: not an imgaudit JSON report (--baseline): " + why);
-  }
-}
+const auto expect_refused = test::expect_baseline_refused;
 
 TEST(BaselineHostileInput, IsRefusedInOneLineNamingTheCause) {
   expect_refused("", "malformed JSON at byte 1");
