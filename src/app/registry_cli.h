@@ -26,6 +26,10 @@ struct RegistryCliOptions {
 // --cache, --cache-ttl, --cache-key-file.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
+// The check of a DURATION (--cache-ttl, cache clean --older-than): what parse_duration_ms reads, up to
+// kMaxCacheTtlMs. Its message is one line naming the value.
+CLI::Validator duration_check();
+
 // Fills the registry, cache and progress fields of `options` (progress on
 // standard error when it is a terminal and not `quiet`); reads the password
 // from standard input for --password-stdin. Throws InputError.
