@@ -4,6 +4,10 @@
 # of the imgaudit being completed, so they always match its version.
 # Needs nothing from the bash-completion package.
 
+# imgaudit's subcommands, and those of `imgaudit cache`.
+_imgaudit_commands='rules explain compare version config help completion cache'
+_imgaudit_cache_commands='info clean'
+
 # The imgaudit on the command line, or the one on PATH.
 _imgaudit_program() {
   local program=${COMP_WORDS[0]}
@@ -18,11 +22,12 @@ _imgaudit_options() {
 }
 
 # The options that take a value, one a line: those --help shows with a type
-# ("--format TEXT:{...}", "-j,--jobs UINT"), and --config, which it shows bare.
+# ("--format TEXT:{...}", "-j,--jobs UINT"), --config, which it shows bare, and
+# --older-than, of `imgaudit cache clean`.
 _imgaudit_valued_options() {
   "$(_imgaudit_program)" --help 2>/dev/null |
     sed -n 's/^ \{1,\}\(-[^ ]*\) \{1,\}\(TEXT\|UINT\|INT\).*/\1/p' | tr ',' '\n'
-  printf '%s\n' --config
+  printf '%s\n' --config --older-than
 }
 
 # The values --help lists for option $1 ("--format TEXT:{text,json,...}"), one a line.
@@ -82,7 +87,7 @@ _imgaudit_option_values() {
     -o | --output | --config | --dockerfile | --baseline | --ca-cert | --images-from | --cache-key-file) _imgaudit_files "$cur" ;;
     --cache-dir) _imgaudit_dirs "$cur" ;;
     --cache) compgen -W 'redis:// rediss://' -- "$cur" ;;
-    --cache-ttl) compgen -W '30d 7d 12h' -- "$cur" ;;
+    --cache-ttl | --older-than) compgen -W '30d 7d 12h' -- "$cur" ;;
     *) ;;  # a number, a user name or a host: nothing to offer
   esac
 }
@@ -117,7 +122,7 @@ _imgaudit() {
     word=${words[i]}
     if [[ $word == -* ]]; then
       [[ $word != *=* ]] && _imgaudit_takes_value "$word" && ((i++))
-    elif [[ -z $command && ${#positionals[@]} -eq 0 && $word =~ ^(rules|explain|compare|version|config)$ ]]; then
+    elif [[ -z $command && ${#positionals[@]} -eq 0 && " $_imgaudit_commands " == *" $word "* ]]; then
       command=$word
     else
       positionals+=("$word")
@@ -130,15 +135,28 @@ _imgaudit() {
   elif [[ -n $prev ]] && _imgaudit_takes_value "$prev"; then
     candidates=$(_imgaudit_option_values "$prev" "$cur")
   elif [[ $cur == -* ]]; then
-    candidates=$(compgen -W "$(_imgaudit_options)" -- "$cur")
+    local options
+    options=$(_imgaudit_options)
+    [[ $command == cache && ${positionals[0]-} == clean ]] && options+=$'\n'--older-than
+    candidates=$(compgen -W "$options" -- "$cur")
   else
     case $command in
       rules | version | config) candidates="" ;;
       explain) ((${#positionals[@]} == 0)) && candidates=$(compgen -W "$(_imgaudit_rule_ids)" -- "$cur") ;;
+      help)
+        # help SUBCOMMAND, help cache info|clean
+        if ((${#positionals[@]} == 0)); then
+          candidates=$(compgen -W "$_imgaudit_commands" -- "$cur")
+        elif ((${#positionals[@]} == 1)) && [[ ${positionals[0]} == cache ]]; then
+          candidates=$(compgen -W "$_imgaudit_cache_commands" -- "$cur")
+        fi
+        ;;
+      completion) ((${#positionals[@]} == 0)) && candidates=$(compgen -W 'bash zsh' -- "$cur") ;;
+      cache) ((${#positionals[@]} == 0)) && candidates=$(compgen -W "$_imgaudit_cache_commands" -- "$cur") ;;
       compare) ((${#positionals[@]} < 2)) && candidates=$(_imgaudit_images "$cur") ;;
       *)
         # A subcommand first, or images: as many as are given.
-        ((${#positionals[@]} == 0)) && candidates=$(compgen -W 'rules explain compare version config' -- "$cur")
+        ((${#positionals[@]} == 0)) && candidates=$(compgen -W "$_imgaudit_commands" -- "$cur")
         candidates+=${candidates:+$'\n'}$(_imgaudit_images "$cur")
         ;;
     esac

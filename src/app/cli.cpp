@@ -15,19 +15,20 @@
 #include "app/audit.h"
 #include "app/dockerfile_links.h"
 #include "app/engine_cli.h"
+#include "app/exit_status.h"
 #include "app/fleet.h"
 #include "app/fleet_cli.h"
 #include "app/gate.h"
 #include "app/report_file.h"
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
+#include "app/subcommands.h"
 #include "app/version_info.h"
 #include "app/registry_cli.h"
 #include "compare/baseline.h"
 #include "compare/baseline_rules.h"
 #include "compare/compare.h"
 #include "policy/policy.h"
-#include "rules/catalog.h"
 #include "rules/evaluate.h"
 #include "util/error.h"
 #include "util/lossless_json.h"
@@ -37,8 +38,6 @@
 namespace imgaudit {
 
 namespace {
-
-constexpr int kExitClean = 0, kExitError = 2;
 
 // An error line longer than this keeps its start (the input) and its end (the reason) around an elision:
 // a 26,000-character reference is echoed in part.
@@ -61,23 +60,6 @@ int fail(const std::string& message) {
   }
   std::cerr << "imgaudit: " << line << '\n';
   return kExitError;
-}
-
-int print_rules(std::ostream& out) {
-  for (auto& r : Catalog::builtin().rules())
-    out << r.id << std::string(r.id.size() < 26 ? 26 - r.id.size() : 1, ' ') << to_string(r.severity)
-        << std::string(9 - std::string(to_string(r.severity)).size(), ' ') << r.title << '\n';
-  return kExitClean;
-}
-
-int explain_rule(std::ostream& out, const std::string& id) {
-  const Rule* r = Catalog::builtin().find(id);
-  if (!r) return fail(Catalog::builtin().unknown_id(id));
-  out << r->id << " (" << to_string(r->severity) << "): " << r->title << "\n\n" << r->explanation << "\n\nFix:\n";
-  for (auto& [key, advice] : r->advice) out << "  " << (key == "default" ? "in general" : key) << ": " << advice << '\n';
-  if (!r->references.empty()) out << "\nReferences:\n";
-  for (auto& ref : r->references) out << "  " << ref << '\n';
-  return kExitClean;
 }
 
 struct CliOptions {
@@ -335,11 +317,6 @@ std::string settings_error(const CLI::App& app, const SettingsFile& settings, co
   return what + " (see imgaudit --help)";
 }
 
-// The two images of `imgaudit compare` and where its report goes.
-struct CompareArgs {
-  std::string a, b, output;
-};
-
 // What a parsed command line asks for: the comparison, a run of many images, or one audit. An error is
 // one line and exit status 2.
 int run_parsed(CLI::App& app, const CliOptions& cli, const SettingsFile& settings, const CompareArgs* compare) {
@@ -413,6 +390,33 @@ void add_audit_options(CLI::App& app, CliOptions& cli) {
   add_engine_options(app, cli.engine);
 }
 
+// A subcommand that prints and exits, when one was given; its errors are one line.
+std::optional<int> run_printing(const Subcommands& commands, const PrintingContext& context) {
+  try {
+    return run_printing_subcommand(commands, context, std::cout);
+  } catch (const InputError& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}
+
+// What is wrong with a command line that parsed, as the line to answer with; "" when nothing is. A first
+// IMAGE that is a typo of a subcommand is answered, not sent to the engines and the registry.
+std::string usage_error(const CLI::App& app, const CliOptions& cli, bool compare) {
+  if (!compare && cli.images.empty() && !cli.fleet.many()) throw CLI::RequiredError("IMAGE");
+  if (!compare && !cli.images.empty()) {
+    const std::string& first = cli.images.front();
+    std::string command = command_meant(first, subcommand_names(app));
+    if (!command.empty())
+      return "\"" + first + "\" is no command, nor a file or folder here: did you mean `imgaudit " + command +
+             "`? (an image of that name: docker://" + first + " or docker-daemon:" + first + ")";
+  }
+  if (compare && (cli.format != "text" && cli.format != "json")) return "compare writes text or json, not " + cli.format;
+  if (compare && !cli.outputs.empty()) return "compare writes one report: give its file as compare -o FILE";
+  return "";
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -421,50 +425,15 @@ int run_cli(int argc, char** argv) {
 
   CliOptions cli;
   add_audit_options(app, cli);
-
-  auto* rules_cmd = app.add_subcommand("rules", "list the rule catalog");
-  std::string explain_id;
-  auto* explain_cmd = app.add_subcommand("explain", "print one rule in full");
-  explain_cmd->add_option("ID", explain_id, "rule id, as in imgaudit rules")->required();
-  CompareArgs compare;
-  auto* compare_cmd = app.add_subcommand("compare", "two images side by side: distro, libc, size, tzdata, CA, Python, findings");
-  compare_cmd->add_option("IMAGE_A", compare.a, "first image")->required();
-  compare_cmd->add_option("IMAGE_B", compare.b, "second image")->required();
-  compare_cmd->add_option("--format", cli.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  compare_cmd->add_option("-o,--output", compare.output, "write to FILE instead of standard output");
-  compare_cmd->add_option("--platform", cli.platform, "os/arch[/variant] for both images");
-  auto* version_cmd = app.add_subcommand("version", "print the version, the rule catalog's and the libraries'");
-  bool schema = false;
-  auto* config_cmd = app.add_subcommand("config", "print every setting, its value and where it came from");
-  config_cmd->add_flag("--schema", schema, "print the settings file's JSON Schema instead");
+  Subcommands commands;
+  add_subcommands(app, commands, cli.format, cli.platform);
   app.require_subcommand(0, 1);
   std::shared_ptr<SettingsFile> settings = add_settings(app);
 
   try {
     app.parse(argc, argv);
-    if (rules_cmd->parsed()) return print_rules(std::cout);
-    if (version_cmd->parsed()) {
-      std::cout << version_text() << '\n';
-      return kExitClean;
-    }
-    if (explain_cmd->parsed()) return explain_rule(std::cout, explain_id);
-    if (config_cmd->parsed()) {
-      if (schema) std::cout << settings_schema(app).dump(2) << '\n';
-      else print_settings(std::cout, app, *settings, argc, argv);
-      return kExitClean;
-    }
-    if (!compare_cmd->parsed() && cli.images.empty() && !cli.fleet.many()) throw CLI::RequiredError("IMAGE");
-    if (!compare_cmd->parsed() && !cli.images.empty()) {
-      const std::string& first = cli.images.front();
-      std::string command = command_meant(first, {"rules", "explain", "compare", "config", "version"});
-      if (!command.empty())
-        return fail("\"" + first + "\" is no command, nor a file or folder here: did you mean `imgaudit " + command +
-                    "`? (an image of that name: docker://" + first + " or docker-daemon:" + first + ")");
-    }
-    if (compare_cmd->parsed() && (cli.format != "text" && cli.format != "json"))
-      return fail("compare writes text or json, not " + cli.format);
-    if (compare_cmd->parsed() && !cli.outputs.empty())
-      return fail("compare writes one report: give its file as compare -o FILE");
+    if (std::optional<int> status = run_printing(commands, {app, *settings, cli.images, cli.registry, argc, argv})) return *status;
+    if (std::string error = usage_error(app, cli, commands.compare->parsed()); !error.empty()) return fail(error);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -474,14 +443,14 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ExtrasError& e) {
     // "imgaudit explian ID": the typo took IMAGE, its argument is the extra.
     std::string first = cli.images.empty() ? "" : cli.images.front();
-    std::string command = command_meant(first, {"rules", "explain", "compare", "config", "version"});
+    std::string command = command_meant(first, subcommand_names(app));
     if (!command.empty()) return fail("\"" + first + "\" is no command: did you mean `imgaudit " + command + "`?");
     return fail(settings_error(app, *settings, e));
   } catch (const CLI::ParseError& e) {
     return fail(settings_error(app, *settings, e));
   }
 
-  return run_parsed(app, cli, *settings, compare_cmd->parsed() ? &compare : nullptr);
+  return run_parsed(app, cli, *settings, commands.compare->parsed() ? &commands.compare_args : nullptr);
 }
 
 }  // namespace imgaudit

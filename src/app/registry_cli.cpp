@@ -32,16 +32,6 @@ CLI::Validator redis_url_check() {
       "");
 }
 
-CLI::Validator duration_check() {
-  return CLI::Validator(
-      [](std::string& text) {
-        if (parse_duration_ms(text, kMaxCacheTtlMs)) return std::string();
-        return "\"" + text.substr(0, 40) + "\" is no duration: a whole number and a unit, s, m, h or d (30d, 12h, 90m, " +
-               "3600s), up to 3650d";
-      },
-      "");
-}
-
 // A secret as a file or a pipe gives it: without the line ends after it (echo, a file written by an editor).
 std::string without_line_ends(std::string secret) {
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
@@ -65,6 +55,16 @@ std::string read_cache_key(const RegistryCliOptions& cli) {
 }
 
 }  // namespace
+
+CLI::Validator duration_check() {
+  return CLI::Validator(
+      [](std::string& text) {
+        if (parse_duration_ms(text, kMaxCacheTtlMs)) return std::string();
+        return "\"" + text.substr(0, 40) + "\" is no duration: a whole number and a unit, s, m, h or d (30d, 12h, 90m, " +
+               "3600s), up to 3650d";
+      },
+      "");
+}
 
 void add_registry_options(CLI::App& app, RegistryCliOptions& out) {
   app.add_option("--username", out.username, "registry user name (with --password-stdin); else docker's credentials");

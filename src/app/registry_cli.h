@@ -26,6 +26,10 @@ struct RegistryCliOptions {
 // --cache, --cache-ttl, --cache-key-file.
 void add_registry_options(CLI::App& app, RegistryCliOptions& out);
 
+// The check of a DURATION (--cache-ttl, cache clean --older-than): what parse_duration_ms reads, up to
+// kMaxCacheTtlMs. Its message is one line naming the value.
+CLI::Validator duration_check();
+
 // Fills the registry and cache fields of `options`; reads the password from standard input for
 // --password-stdin. Throws InputError.
 void apply_registry_options(const RegistryCliOptions& cli, AuditOptions& options);

@@ -3,11 +3,12 @@
 #include <unistd.h>
 
 #include "cache/cache_dir.h"
+#include "cache/cache_layout.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
 
-std::string BlobCache::path_of(const std::string& digest) const { return dir_ + "/blobs/sha256/" + digest.substr(7); }
+std::string BlobCache::path_of(const std::string& digest) const { return cache_entry_path(dir_, kBlobEntries, digest); }
 
 std::optional<std::string> BlobCache::get(const std::string& digest) const {
   if (!is_sha256_digest(digest)) return std::nullopt;

@@ -10,6 +10,8 @@
 #include <random>
 #include <sstream>
 
+#include "cache/cache_layout.h"
+
 namespace imgaudit {
 
 namespace fs = std::filesystem;
@@ -23,10 +25,9 @@ std::string default_cache_dir() {
 bool write_atomically(const std::string& dir, const std::string& path, const std::string& bytes) {
   static std::atomic<unsigned> counter{0};
   std::error_code ec;
-  fs::create_directories(dir + "/tmp", ec);
+  fs::create_directories(dir + "/" + kCacheTempFolder, ec);
   fs::create_directories(fs::path(path).parent_path(), ec);
-  std::string tmp = dir + "/tmp/" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
-                    std::to_string(std::random_device{}()) + ".part";
+  std::string tmp = cache_temp_path(dir, static_cast<unsigned long>(getpid()), counter++, std::random_device{}());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   size_t done = 0;

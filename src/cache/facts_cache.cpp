@@ -3,13 +3,14 @@
 #include <unistd.h>
 
 #include "cache/cache_dir.h"
+#include "cache/cache_layout.h"
 #include "cache/facts_entry.h"
 #include "util/sha256.h"
 
 namespace imgaudit {
 
 std::string FactsCache::path_of(const std::string& digest) const {
-  return dir_ + "/layers/sha256/" + digest.substr(7) + ".json";
+  return cache_entry_path(dir_, kFactsEntries, digest);
 }
 
 std::optional<LayerFacts> FactsCache::load(const std::string& digest) const {

@@ -286,4 +286,16 @@ inline constexpr size_t kMaxSarifResults = 25000;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 
+// --- The cache folder's own commands (imgaudit cache info, cache clean) ---
+
+// Names read from the cache folder's entry folders (blobs/sha256, layers/sha256, tmp), all together, by one
+// `cache info` or `cache clean`: a fleet of 100,000 images of 10 layers leaves some 1.2 million entries
+// (two blobs an image, the layers' facts shared between images), which are read in a few seconds. A folder
+// holding more is counted (or cleaned) that far and says so; a second clean goes on where it stopped.
+inline constexpr uint64_t kMaxCacheNamesVisited = uint64_t(1) << 22;
+// A temporary file (tmp/*.part) younger than this may be one a running audit is still writing and about to
+// rename into place: `cache clean` leaves it. A write takes well under a second (the largest layer facts
+// are some 60 MB), so an older one was left by a run that died.
+inline constexpr int64_t kCacheTempFileGraceSeconds = 3600;
+
 }  // namespace imgaudit

@@ -102,6 +102,16 @@ expect "imgaudit compare image.tar other.tar " ""
 expect "imgaudit image.tar oth" other.tar
 expect "imgaudit image.tar other.tar oci:la" layout/
 expect "imgaudit version " ""
+expect "imgaudit help co" compare completion config
+expect "imgaudit help cache " clean info
+expect "imgaudit help compare " ""
+expect "imgaudit completion " bash zsh
+expect "imgaudit completion bash " ""
+expect "imgaudit cache " clean info
+expect "imgaudit --cache-dir layout cache i" info
+expect "imgaudit cache clean --older" --older-than
+expect "imgaudit cache clean --older-than " 12h 30d 7d
+expect "imgaudit cache clean --older-than 7d --cache-d" --cache-dir
 expect "imgaudit config " ""
 expect "imgaudit --config im" image.tar
 expect "imgaudit -o la" layout/

@@ -75,6 +75,12 @@ expect 'imgaudit image.tar oci:la' 'imgaudit image.tar oci:layout/'
 expect 'imgaudit --format=ju' 'imgaudit --format=junit '
 expect 'imgaudit --color al' 'imgaudit --color always '
 expect 'imgaudit vers' 'imgaudit version '
+expect 'imgaudit help compa' 'imgaudit help compare '
+expect 'imgaudit help cache cl' 'imgaudit help cache clean '
+expect 'imgaudit compl' 'imgaudit completion '
+expect 'imgaudit completion z' 'imgaudit completion zsh '
+expect 'imgaudit cache i' 'imgaudit cache info '
+expect 'imgaudit cache clean --older' 'imgaudit cache clean --older-than='
 zpty -d shell
 (( failures == 0 )) || exit 1
 print "PASS: zsh completion"
