@@ -168,9 +168,11 @@ std::vector<std::string> block_advice(const Block& b) {
     it->second.push_back(f);
   }
   std::vector<std::string> fixes;
-  for (auto& [key, findings] : by_template) {
+  for (const auto& entry : by_template) {
+    const std::vector<const Finding*>& findings = entry.second;
+    const std::string& first_advice = findings.front()->advice;
     const bool differ = std::any_of(findings.begin(), findings.end(),
-                                    [&](const Finding* f) { return f->advice != findings.front()->advice; });
+                                    [&](const Finding* f) { return f->advice != first_advice; });
     std::string fix = differ ? render(*b.rule, b.rule->advice_templates.at(findings.front()->advice_key),
                                       shared_values(findings))
                              : findings.front()->advice;
