@@ -25,13 +25,13 @@ const std::string kNoProxy = "NO_PROXY=127.0.0.1 no_proxy=127.0.0.1";
 // A YAML file as JSON, through python3-yaml.
 nlohmann::json yaml_file(const std::string& path) {
   std::string out;
-  if (run("python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' '" + path + "'",
+  if (run(shell_quoted(python_with("yaml")) + " -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' '" + path + "'",
           &out) != 0)
     return nullptr;
   return nlohmann::json::parse(out);
 }
 
-bool have_python_yaml() { return run("python3 -c 'import yaml' 2>/dev/null") == 0; }
+bool have_python_yaml() { return !python_with("yaml").empty(); }
 
 // A folder with a glibc program and no loader: an error for imgaudit.
 void broken_root(const std::string& dir) {

@@ -160,7 +160,8 @@ TEST(Settings, ThePublishedSchemaIsTheOneTheFlagsMakeAndAgreesWithImgaudit) {
   EXPECT_EQ(nlohmann::json::parse(schema.out),
             nlohmann::json::parse(read_file(std::string(IMGAUDIT_SOURCE_DIR) + "/schemas/imgaudit-config.schema.json")))
       << "run: build/imgaudit config --schema > schemas/imgaudit-config.schema.json";
-  if (!have_tool("python3") || run("python3 -c 'import jsonschema, yaml'") != 0)
+  const std::string python = python_with("jsonschema, yaml");
+  if (python.empty())
     GTEST_SKIP() << "python3-jsonschema and python3-yaml check files against the schema";
   write_file(t / "schema.json", schema.out);
   // Each file: what jsonschema says, and what imgaudit says, must agree.
@@ -175,7 +176,7 @@ TEST(Settings, ThePublishedSchemaIsTheOneTheFlagsMakeAndAgreesWithImgaudit) {
       {"ignore:\n  - id: musl-allocator\n", false}};
   for (auto& [yaml, valid] : files) {
     write_file(t / ".imgaudit.yaml", yaml);
-    int checked = run("cd '" + t.path() + "' && python3 -c 'import json, yaml, jsonschema; "
+    int checked = run("cd '" + t.path() + "' && " + python + " -c 'import json, yaml, jsonschema; "
                       "jsonschema.validate(yaml.safe_load(open(\".imgaudit.yaml\")), json.load(open(\"schema.json\")))' "
                       "2>/dev/null");
     EXPECT_EQ(checked == 0, valid) << "jsonschema on:\n" << yaml;

@@ -57,20 +57,7 @@ RegistryOptions offline_registry_options(const TempDir& tmp) {
   return options;
 }
 
-std::string python_with_crypto() {
-  static std::string found = [] {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "");
-    for (std::string d; std::getline(dirs, d, ':');) {
-      std::string py = d + "/python3";
-      if (access(py.c_str(), X_OK) == 0 &&
-          run(shell_quoted(py) + " -c 'import jwt, cryptography' >/dev/null 2>&1") == 0)
-        return py;
-    }
-    return std::string();
-  }();
-  return found;
-}
+std::string python_with_crypto() { return python_with("jwt, cryptography"); }
 
 LocalRegistry::LocalRegistry(RegistrySetup setup) : setup_(std::move(setup)) {
   port_ = free_port();

@@ -240,7 +240,7 @@ nlohmann::json read_with_junitparser(const std::string& xml) {
   TempDir tmp;
   write_file(tmp / "report.xml", xml);
   std::string out;
-  int rc = run("python3 -c '"
+  int rc = run(shell_quoted(python_with("junitparser")) + " -c '"
                "import json, sys\n"
                "from junitparser import JUnitXml, Failure, Skipped\n"
                "cases, suites = {}, []\n"
@@ -260,9 +260,8 @@ nlohmann::json read_with_junitparser(const std::string& xml) {
 }
 
 TEST(JunitReport, AJunitConsumerFailsErrorsAndWarningsAndPassesInfo) {
-  std::string probe;
-  if (run("python3 -c 'import junitparser' 2>&1", &probe) != 0)
-    GTEST_SKIP() << "python3-junitparser is missing (packaging/install-deps.sh --tests installs it): " << probe;
+  if (python_with("junitparser").empty())
+    GTEST_SKIP() << "no python3 on PATH imports junitparser (packaging/install-deps.sh --tests installs python3-junitparser)";
   const nlohmann::json read = read_with_junitparser(junit(sample_report()));
   ASSERT_FALSE(read.contains("error")) << read.dump();
   const nlohmann::json& cases = read["cases"];

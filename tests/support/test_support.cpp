@@ -222,9 +222,29 @@ std::string decode_lossless_utf8(const std::string& s) {
   return bytes.value_or(s);
 }
 
+std::string python_with(const std::string& modules) {
+  static std::mutex lock;
+  static std::map<std::string, std::string> found;
+  std::lock_guard<std::mutex> hold(lock);
+  auto known = found.find(modules);
+  if (known != found.end()) return known->second;
+  std::string python;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; python.empty() && std::getline(dirs, d, ':');) {
+    const std::string candidate = d + "/python3";
+    if (access(candidate.c_str(), X_OK) == 0 &&
+        run(shell_quoted(candidate) + " -c " + shell_quoted("import " + modules) + " >/dev/null 2>&1") == 0)
+      python = candidate;
+  }
+  return found[modules] = python;
+}
+
 std::string schema_verdict(const std::string& schema, const std::string& document) {
+  const std::string python = python_with("json, jsonschema");
+  if (python.empty()) return "no python3 on PATH imports jsonschema (python3-jsonschema)";
   std::string out;
-  int rc = run("python3 -c 'import json, sys, jsonschema\n"
+  int rc = run(shell_quoted(python) + " -c 'import json, sys, jsonschema\n"
                "schema = json.load(open(sys.argv[1]))\n"
                "doc = json.load(open(sys.argv[2]))\n"
                "jsonschema.validators.validator_for(schema)(schema).validate(doc)\n"

@@ -64,6 +64,9 @@ bool compile_c(const std::string& compiler, const std::string& source, const std
                const std::string& flags = "");
 
 bool have_tool(const std::string& name);  // on PATH
+// The first python3 on PATH that imports every one of `modules` ("jwt, cryptography"), or "": Debian's
+// python3-* packages are in /usr/bin's python3, and a python3 earlier on PATH (a version manager's) may lack them.
+std::string python_with(const std::string& modules);
 
 // Why a command cannot be run on a pseudo-terminal here, for a test's GTEST_SKIP: "" when it can, else
 // what is missing (script(1), or a terminal to open: a chroot without /dev/pts mounted).
