@@ -12,7 +12,7 @@ BUILD="build-essential cmake pkg-config ca-certificates \
 TESTS="git libgtest-dev liblief-dev \
   file golang-go rustc libjemalloc-dev libmimalloc-dev \
   umoci skopeo docker-registry docker.io podman redis-server redis-tools debootstrap curl zstd gzip tar \
-  python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography python3-junitparser \
+  python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography python3-junitparser cmark-gfm \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
   clang-14 libclang-rt-14-dev llvm-14 \
   pax-utils libdeflate-tools"

@@ -99,13 +99,22 @@ set -- --fail-on "${INPUT_FAIL_ON:-error}" --format "${INPUT_FORMAT:-text}"
 [ -z "${INPUT_DOCKERFILE:-}" ] || set -- "$@" --dockerfile "$INPUT_DOCKERFILE"
 [ -z "${INPUT_SARIF:-}" ] || set -- "$@" --output "sarif=$INPUT_SARIF"
 for target in ${INPUT_OUTPUT:-}; do set -- "$@" --output "$target"; done
-# A JSON report of its own, for the findings output.
+# A JSON report of its own, for the findings output; the Markdown one for the job summary, appended after
+# the run (the summary file holds the job's earlier steps' too).
 report=$(mktemp "$temp/imgaudit-report.XXXXXX")
-trap 'rm -f "$report"' EXIT
+summary=""
+if [ "${INPUT_JOB_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  summary=$(mktemp "$temp/imgaudit-summary.XXXXXX")
+  set -- "$@" --output "markdown=$summary"
+fi
+trap 'rm -f "$report" ${summary:+"$summary"}' EXIT
 set -- "$@" --output "json=$report" -- "$INPUT_IMAGE"
 
 status=0
 "$binary" "$@" || status=$?
+if [ -n "$summary" ] && [ -s "$summary" ]; then
+  cat "$summary" >>"$GITHUB_STEP_SUMMARY" || echo "imgaudit: could not append the report to the job summary" >&2
+fi
 
 findings=""
 if [ -s "$report" ]; then

@@ -30,6 +30,10 @@ nlohmann::json ignore_json(const IgnoreRule& ig) {
 }  // namespace
 
 void link_findings_to_dockerfile(AuditReport& report, const DockerfileMap& map) {
+  report.layer_lines.assign(report.facts.image.layers.size(), std::nullopt);
+  for (size_t i = 0; i < report.layer_lines.size() && !map.matches_nothing(); ++i)
+    if (auto loc = map.for_layer(static_cast<int>(i)))
+      report.layer_lines[i] = DockerfileLine{loc->path, loc->first_line, loc->last_line, loc->instruction};
   for (auto& f : report.findings) {
     auto loc = location_for(f, report.facts, map);
     if (!loc) continue;

@@ -2,7 +2,9 @@
 
 #include <sstream>
 
+#include "report/markdown_text.h"
 #include "report/platform_differences.h"
+#include "util/limits.h"
 #include "util/lossless_json.h"
 #include "util/sha256.h"
 #include "util/strings.h"
@@ -99,6 +101,11 @@ std::string render(const std::string& format, const FleetEntry& e, const TextOpt
     for (const nlohmann::json& issue : codequality_issues(*r, name))
       out += (out.empty() ? "" : ",\n") + indented(dump_lossless(issue, 2), 2);
     return out;
+  }
+  if (format == "markdown") {
+    const std::string heading = "### " + markdown_text(name);
+    return r ? markdown_section(*r, text, heading, kMaxMarkdownImageChars)
+             : heading + "\n\ncannot be read: " + markdown_text(printable(e.error)) + "\n\n";
   }
   return render_text(e, text);
 }
@@ -308,6 +315,8 @@ void write_fleet(std::ostream& out, const std::string& format, const std::vector
     write_junit_parts(out, parts);
   } else if (format == "codequality") {
     out << joined_codequality(parts);
+  } else if (format == "markdown") {
+    write_markdown_fleet(out, parts, stats);
   } else {
     bool anything = write_text_parts(out, parts, text);
     if (!text.quiet || anything) write_text_summary(out, parts, stats);

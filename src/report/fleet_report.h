@@ -41,7 +41,12 @@ struct FleetStats {
 // - sarif: one run for all (GitHub takes at most 20 a file), each result tagged with its image (and its
 //   platform), an unreadable image an invocation that failed, saying why;
 // - junit: one <testsuite> an image (an unreadable one: one test case in error);
-// - codequality: the issues of every image, each description and fingerprint its image's own.
+// - codequality: the issues of every image, each description and fingerprint its image's own;
+// - markdown: write_markdown_fleet.
+// markdown (report/markdown_fleet.cpp): a table of every image's counts, then each image's section (cut to
+// kMaxMarkdownImageChars) while the whole stays within kMaxMarkdownChars, and how many were left out.
+void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats);
+
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text);
 

@@ -44,6 +44,8 @@ nlohmann::json report_json(const AuditReport& r) {
   j["warnings"] = r.warnings;
   j["summary"] = summary;
   if (r.baseline) j["baseline"] = baseline_json(r);
+  for (size_t i = 0; i < r.layer_lines.size() && i < j["image"]["layers"].size(); ++i)
+    if (r.layer_lines[i]) j["image"]["layers"][i]["dockerfile"] = *r.layer_lines[i];
   return j;
 }
 

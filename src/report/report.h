@@ -33,6 +33,9 @@ struct AuditReport {
   nlohmann::json unused_ignores = nlohmann::json::array();
   nlohmann::json expired_ignores = nlohmann::json::array();
   std::optional<BaselineOutcome> baseline;  // with --baseline
+  // With --dockerfile: the instruction behind each layer (by index into facts.image.layers), whether or not it
+  // brought a finding; nullopt for a layer no instruction matches. Empty without a Dockerfile.
+  std::vector<std::optional<DockerfileLine>> layer_lines;
 };
 
 inline constexpr int kJsonSchemaVersion = 1;
@@ -88,6 +91,7 @@ struct TextOptions {
   size_t max_fixes = 3;  // distinct fixes shown in a rule's block
   size_t max_folded_libs = 8;  // libraries named in a block's note of the consequences folded under it
   size_t max_fixed = 10;  // --baseline: findings it had that are gone, listed before "and N more"
+  size_t max_listed = 50;  // markdown: findings (and notes) a rule's details list before "and N more"
   size_t width = 100;    // terminal columns prose wraps to (a path or long word overflows); 0: no wrapping
   Severity floor = Severity::Info;  // --min-severity, for every format that does not show every finding
 };
@@ -98,5 +102,14 @@ struct TextOptions {
 const AuditReport& shown_report(const AuditReport& full, const std::string& format, Severity floor,
                                 std::optional<AuditReport>& storage);
 void write_text(std::ostream& out, const AuditReport& report, const TextOptions& options);
+
+// GitHub-flavoured Markdown (report/markdown_report.cpp) for job summaries and pull-request comments: `heading`
+// (Markdown already), the verdict, the image at a glance, a table of findings with their Dockerfile lines and
+// layers, each rule's files and fixes in a <details> element; within `budget` characters, the rows and details
+// that do not fit left out and a last line saying how many. Ignores `quiet`, `color` and `width`.
+std::string markdown_section(const AuditReport& report, const TextOptions& options, const std::string& heading,
+                             size_t budget);
+// One image's report under "### imgaudit: SOURCE", within GitHub's comment limit (kMaxMarkdownChars).
+void write_markdown(std::ostream& out, const AuditReport& report, const TextOptions& options);
 
 }  // namespace imgaudit

@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "report/finding_blocks.h"
 #include "report/report.h"
 #include "report/path_groups.h"
 #include "report/text_layout.h"
@@ -120,19 +121,6 @@ void write_ignores(std::ostream& out, const char* title, const nlohmann::json& i
   out << '\n';
 }
 
-std::string plural(size_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-// The findings of one rule and severity: a block of the report, a problem the verdict counts.
-struct Block {
-  std::string id;
-  Severity severity = Severity::Info;
-  const Rule* rule = nullptr;  // null for an id the catalog does not know (a report of another catalog)
-  std::vector<const Finding*> findings;
-  std::vector<const Finding*> consequences;  // findings caused by this rule's (Finding::caused_by), folded here
-};
-
 // The values of `f` for its rule's text-report column, "libs": what each of its files lacks; empty when the
 // rule has no column or the finding no such list.
 std::vector<std::string> column_values(const Rule* rule, const Finding& f) {
@@ -141,53 +129,6 @@ std::vector<std::string> column_values(const Rule* rule, const Finding& f) {
   if (it == f.values.end()) return {};
   if (const auto* items = it->second.list()) return *items;
   return it->second.empty() ? std::vector<std::string>{} : std::vector<std::string>{it->second.shown()};
-}
-
-// The values the `findings` all have, each the same in all.
-FindingValues shared_values(const std::vector<const Finding*>& findings) {
-  FindingValues shared = findings.front()->values;
-  for (auto* f : findings)
-    for (auto it = shared.begin(); it != shared.end();) {
-      auto v = f->values.find(it->first);
-      it = v == f->values.end() || v->second != it->second ? shared.erase(it) : std::next(it);
-    }
-  return shared;
-}
-
-// The fixes of a rule block, each once: the findings' advices by the catalog template they came from (in
-// the order first seen); one template's advices that differ in their values become that template with the
-// values they share and the general wording for the others. Advice of no known template stays as it is.
-std::vector<std::string> block_advice(const Block& b) {
-  std::vector<std::pair<std::string, std::vector<const Finding*>>> by_template;
-  for (auto* f : b.findings) {
-    if (f->advice.empty()) continue;
-    const bool templated = b.rule && !f->advice_key.empty() && b.rule->advice_templates.count(f->advice_key);
-    const std::string key = templated ? "template " + f->advice_key : "text " + f->advice;
-    auto it = std::find_if(by_template.begin(), by_template.end(), [&](auto& t) { return t.first == key; });
-    if (it == by_template.end()) it = by_template.insert(by_template.end(), {key, {}});
-    it->second.push_back(f);
-  }
-  std::vector<std::string> fixes;
-  for (const auto& entry : by_template) {
-    const std::vector<const Finding*>& findings = entry.second;
-    const std::string& first_advice = findings.front()->advice;
-    const bool differ = std::any_of(findings.begin(), findings.end(),
-                                    [&](const Finding* f) { return f->advice != first_advice; });
-    std::string fix = differ ? render(*b.rule, b.rule->advice_templates.at(findings.front()->advice_key),
-                                      shared_values(findings))
-                             : findings.front()->advice;
-    if (std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) fixes.push_back(std::move(fix));
-  }
-  return fixes;
-}
-
-// "against base.json: 2 new, 5 unchanged, 1 fixed", over the findings shown and folded alike.
-std::string baseline_counts(const AuditReport& r) {
-  const std::string against = "against " + printable(r.baseline->file) + ": ";
-  if (!r.baseline->image_found) return against + "no report of this image there, every finding new";
-  const size_t added = new_findings(r.findings);
-  return against + std::to_string(added) + " new, " + std::to_string(r.findings.size() - added) + " unchanged, " +
-         std::to_string(r.baseline->fixed.size()) + " fixed";
 }
 
 // " (new)", " (2 new)" after a block's rule id when a baseline was given; "" otherwise.
@@ -211,38 +152,6 @@ void write_fixed(std::ostream& out, const AuditReport& r, size_t listed) {
   }
   if (fixed.size() > listed) out << "  and " << fixed.size() - listed << " more (--format json for all)\n";
   out << '\n';
-}
-
-// What the verdict counts, by severity: the blocks (the problems a reader sees, one header line each),
-// the findings they hold (each block's header says how many when it holds several), and the findings
-// folded under another block as its consequences.
-struct Counts {
-  size_t blocks[3] = {0, 0, 0};
-  size_t findings[3] = {0, 0, 0};
-  size_t folded[3] = {0, 0, 0};
-};
-
-// The counts of what is shown: below the display floor (--min-severity) a severity is not counted at all,
-// rather than counted as none. "3 error(s) (28 findings, +2 consequences)": 3 error blocks.
-std::string verdict(const Counts& c, const AuditReport& r, Severity floor) {
-  auto part = [&](int sev, const char* name) {
-    std::vector<std::string> inside;
-    if (c.findings[sev] != c.blocks[sev]) inside.push_back(plural(c.findings[sev], "finding", "findings"));
-    if (c.folded[sev]) inside.push_back("+" + plural(c.folded[sev], "consequence", "consequences"));
-    return std::to_string(c.blocks[sev]) + name + (inside.empty() ? "" : " (" + join(inside, ", ") + ")");
-  };
-  std::string s = part(2, " error(s)");
-  if (floor <= Severity::Warning) s += ", " + part(1, " warning(s)");
-  if (floor <= Severity::Info) s += ", " + part(0, " info");
-  if (!r.suppressed.empty()) s += ", " + std::to_string(r.suppressed.size()) + " ignored";
-  if (r.baseline) s += "; " + baseline_counts(r);
-  return s;
-}
-
-size_t files_of(const std::vector<const Finding*>& findings) {
-  size_t files = 0;
-  for (auto* f : findings) files += f->paths.size();
-  return files;
 }
 
 // The first line of a block: the finding's message, or for several the rule's title, how many findings
@@ -446,36 +355,6 @@ void write_block(const Printer& p, const Block& b, const TextOptions& o, const S
   if (b.rule && !b.rule->references.empty()) more += ", " + b.rule->references.front();
   p.dim(2, "more: ", more);
   p.out() << '\n';
-}
-
-Block& block_of(std::vector<Block>& blocks, const Finding& f) {
-  auto it = std::find_if(blocks.begin(), blocks.end(), [&](auto& b) { return b.id == f.id && b.severity == f.severity; });
-  if (it == blocks.end()) it = blocks.insert(blocks.end(), Block{f.id, f.severity, Catalog::builtin().find(f.id), {}, {}});
-  return *it;
-}
-
-// The blocks of the report, one a rule and severity (a rule whose findings the policy gave two severities
-// has two: each block's header is its findings' severity), consequences (Finding::caused_by) under their
-// cause's first block when the report shows that cause; and what the verdict counts of them.
-std::vector<Block> make_blocks(const AuditReport& r, Counts& counts) {
-  std::vector<Block> blocks;
-  for (auto& f : r.findings)
-    if (f.caused_by.empty()) block_of(blocks, f).findings.push_back(&f);
-  for (auto& f : r.findings) {
-    if (f.caused_by.empty()) continue;
-    auto cause = std::find_if(blocks.begin(), blocks.end(), [&](auto& b) { return b.id == f.caused_by; });
-    if (cause == blocks.end()) {  // its cause not in the report (ignored, below the floor): a block of its own
-      block_of(blocks, f).findings.push_back(&f);
-      continue;
-    }
-    cause->consequences.push_back(&f);
-    ++counts.folded[static_cast<int>(f.severity)];
-  }
-  for (auto& b : blocks) {
-    ++counts.blocks[static_cast<int>(b.severity)];
-    counts.findings[static_cast<int>(b.severity)] += b.findings.size();
-  }
-  return blocks;
 }
 
 }  // namespace

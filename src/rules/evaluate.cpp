@@ -21,6 +21,7 @@ std::vector<Finding> evaluate_rules(const ImageFacts& facts) {
   check_resolver(facts, groups);
   check_environment(facts, groups);
   check_packages(facts, groups);
+  check_copied_toolchains(facts, groups);
   check_wheels(facts, groups);
   check_start(facts, groups);  // after check_linkage: a program that cannot load stops the container
   check_inputs(facts, groups);

@@ -22,6 +22,10 @@ std::optional<Severity> parse_severity(const std::string& s) {
   return std::nullopt;
 }
 
+void to_json(nlohmann::json& j, const DockerfileLine& l) {
+  j = {{"file", l.file}, {"start_line", l.start_line}, {"end_line", l.end_line}, {"instruction", l.instruction}};
+}
+
 const char* to_string(FindingOrigin o) {
   switch (o) {
     case FindingOrigin::Layer: return "layer";
@@ -91,11 +95,7 @@ void to_json(nlohmann::json& j, const Finding& f) {
        {"values", std::move(values)},
        {"advice", f.advice}};
   if (!f.caused_by.empty()) j["caused_by"] = f.caused_by;
-  if (f.dockerfile)
-    j["dockerfile"] = {{"file", f.dockerfile->file},
-                       {"start_line", f.dockerfile->start_line},
-                       {"end_line", f.dockerfile->end_line},
-                       {"instruction", f.dockerfile->instruction}};
+  if (f.dockerfile) j["dockerfile"] = *f.dockerfile;
   if (f.baseline != BaselineState::NotCompared) j["baseline"] = to_string(f.baseline);
 }
 

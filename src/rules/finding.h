@@ -20,6 +20,7 @@ struct DockerfileLine {
   int start_line = 0, end_line = 0;
   std::string instruction;  // "RUN apk add --no-cache build-base"
 };
+void to_json(nlohmann::json& j, const DockerfileLine& l);  // {file, start_line, end_line, instruction}
 
 // What a finding is about comes from: files one layer brought, what the image config says (Env, User,
 // Cmd), the merged image as a whole (no zone files at all), or a rootfs folder, which has no layers.

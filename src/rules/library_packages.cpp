@@ -3,27 +3,17 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cstring>
-#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "rules/catalog.h"
+#include "rules/rule_tables.h"
 
 namespace imgaudit {
 
-extern const std::vector<std::pair<const char*, const char*>> kRuleTables;
-
 namespace {
 
-const nlohmann::json& table() {
-  static const nlohmann::json t = [] {
-    for (auto& [file, text] : kRuleTables)
-      if (std::strcmp(file, "library-packages.json") == 0) return nlohmann::json::parse(text);
-    throw std::logic_error("rules/tables/library-packages.json is not compiled in");
-  }();
-  return t;
-}
+const nlohmann::json& table() { return rule_table("library-packages.json"); }
 
 std::string command(const char* kind, const std::string& distro, const std::string& what, const char* name) {
   const auto& commands = table().at(kind);

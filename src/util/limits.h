@@ -283,6 +283,13 @@ inline constexpr uint64_t kMaxPasswordBytes = 64 << 10;
 // report on several images is one run (GitHub takes at most 20 a file), whatever their number.
 inline constexpr size_t kMaxSarifLocations = 1000;
 inline constexpr size_t kMaxSarifResults = 25000;
+// Markdown for pull-request comments: GitHub takes at most 65,536 characters a comment (the job summary takes
+// 1 MiB). A longer report keeps its verdict, counts and the first rows and details that fit, and says what
+// it left out. In a report on several images each image's section is cut to a part of it, so that the
+// first image alone cannot take the whole comment; and a table cell (a finding's message) to some bytes.
+inline constexpr size_t kMaxMarkdownChars = 65536;
+inline constexpr size_t kMaxMarkdownImageChars = 16384;
+inline constexpr size_t kMaxMarkdownCellBytes = 300;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 

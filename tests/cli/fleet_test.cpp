@@ -253,6 +253,26 @@ TEST(Fleet, CiFormatsHaveAPartEachImage) {
   EXPECT_EQ(of_a + of_b, cq.size());
 }
 
+// Markdown of several images, as GitHub renders it: a table of their counts, then a section each.
+TEST(Fleet, MarkdownHasACountsTableAndASectionEachImage) {
+  if (!have_tool("cmark-gfm")) GTEST_SKIP() << "cmark-gfm renders the Markdown (packaging/install-deps.sh --tests)";
+  TempDir tmp;
+  std::string a = write_oci(tmp, on_base("a"), "a"), b = write_oci(tmp, on_base("b"), "b");
+  std::string missing = tmp / "missing";
+  auto r = run_imgaudit("--no-cache --fail-on never --format markdown " + a + " " + b + " " + missing);
+  EXPECT_EQ(r.status, 2) << r.err;
+  write_file(tmp / "r.md", r.out);
+  std::string html;
+  ASSERT_EQ(run("cmark-gfm -e table " + shell_quoted(tmp / "r.md"), &html), 0);
+  EXPECT_NE(html.find("<h2>imgaudit: 3 images</h2>"), std::string::npos) << html;
+  for (const std::string& image : {a, b}) {
+    EXPECT_NE(html.find("<td>" + image + "</td>"), std::string::npos) << "a row of counts: " << image << "\n" << html;
+    EXPECT_NE(html.find("<h3>" + image + "</h3>"), std::string::npos) << "a section: " << image;
+  }
+  EXPECT_NE(html.find("<td>" + missing + "</td>\n<td>cannot be read</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("cannot be read: " + missing + ": no such file or directory"), std::string::npos) << html;
+}
+
 }  // namespace
 }  // namespace imgaudit::test
 

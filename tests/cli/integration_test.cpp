@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "image_fixture.h"
+#include "util/strings.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -252,11 +253,17 @@ TEST(Integration, TheActionsStepRunsAsTheRunnerRunsIt) {
 
   broken_root(tmp / "work/root");
   std::string out;
+  write_file(tmp / "runner/summary.md", "# an earlier step's summary\n");
+  const std::string summary_env = "GITHUB_STEP_SUMMARY=" + shell_quoted(tmp / "runner/summary.md");
   int failing = audit.is_object() ? job.run_step(audit, {{"image", "./root"}, {"imgaudit", imgaudit_binary()},
                                                          {"output", "junit=imgaudit.xml codequality=cq.json json=mine.json"}},
-                                                 &out)
+                                                 &out, summary_env)
                                   : -1;
   EXPECT_EQ(failing, 1) << out;
+  // The Markdown report appended to the job summary, after what the earlier steps wrote.
+  const std::string summary = read_file(tmp / "runner/summary.md");
+  EXPECT_TRUE(starts_with(summary, "# an earlier step's summary\n### imgaudit: ")) << summary;
+  EXPECT_NE(summary.find("| severity | rule | finding |"), std::string::npos) << summary;
   nlohmann::json sarif = nlohmann::json::parse(read_file(tmp / "work/imgaudit.sarif"));
   EXPECT_EQ(sarif["version"], "2.1.0");
   EXPECT_FALSE(sarif["runs"][0]["results"].empty());
@@ -272,10 +279,11 @@ TEST(Integration, TheActionsStepRunsAsTheRunnerRunsIt) {
 
   // Passing with fail-on never: exit status 0, the same count.
   EXPECT_EQ(job.run_step(audit, {{"image", "./root"}, {"imgaudit", imgaudit_binary()}, {"fail-on", "never"},
-                                 {"sarif", ""}, {"output", "json=mine.json"}},
-                         &out),
+                                 {"sarif", ""}, {"output", "json=mine.json"}, {"job-summary", "false"}},
+                         &out, summary_env),
             0)
       << out;
+  EXPECT_EQ(read_file(tmp / "runner/summary.md"), summary) << "job-summary false: the summary untouched";
   outputs = job.outputs();
   EXPECT_EQ(outputs["exit-code"], "0");
   EXPECT_EQ(outputs["sarif"], "") << "no SARIF asked for, none named";

@@ -80,7 +80,7 @@ TEST(Outputs, EveryFormatFromOneAudit) {
   TempDir tmp;
   std::string image = image_with_an_error(tmp);
   CliResult r = run_imgaudit("--format json -o sarif=" + tmp / "r.sarif" + " --output junit=" + tmp / "r.xml" +
-                             " -o codequality=" + tmp / "cq.json" + " -o text=" + tmp / "r.txt " + image);
+                             " -o codequality=" + tmp / "cq.json" + " -o text=" + tmp / "r.txt" + " -o markdown=" + tmp / "r.md " + image);
   EXPECT_EQ(r.status, 1) << r.err;
   nlohmann::json json = r.json();
   size_t findings = json["findings"].size();
@@ -93,6 +93,9 @@ TEST(Outputs, EveryFormatFromOneAudit) {
   std::string text = read_file(tmp / "r.txt");
   EXPECT_NE(text.find("error(s)"), std::string::npos);
   EXPECT_EQ(text.find("\x1b["), std::string::npos) << "no colour in a file unless --color always";
+  const std::string markdown = read_file(tmp / "r.md");
+  EXPECT_TRUE(starts_with(markdown, "### imgaudit: ")) << markdown;
+  EXPECT_NE(markdown.find("| severity | rule | finding | where | Dockerfile, layer |"), std::string::npos) << markdown;
 
   // A plain -o FILE takes the --format report; standard output then stays empty.
   CliResult to_file = run_imgaudit("--format sarif -o " + tmp / "only.sarif" + " " + image);

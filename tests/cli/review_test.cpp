@@ -81,6 +81,27 @@ TEST(Review, FindingsPointAtDockerfileLines) {
   EXPECT_NE(bad.err.find("missing.Dockerfile"), std::string::npos) << bad.err;
 }
 
+// Every layer carries its instruction, not only those that brought a finding: the base's is the FROM line.
+TEST(Review, EveryLayerCarriesItsDockerfileLine) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  write_oci_layout(built_image(tmp), tmp / "img");
+  write_file(tmp / "Dockerfile", kDockerfile);
+  auto j = run_imgaudit("--format json --dockerfile " + tmp / "Dockerfile " + tmp / "img").json();
+  const auto& layers = j["image"]["layers"];
+  ASSERT_EQ(layers.size(), 3u) << j.dump();
+  EXPECT_EQ(layers[0]["dockerfile"]["instruction"], "FROM alpine:3.20");
+  EXPECT_EQ(layers[1]["dockerfile"]["start_line"], 8);
+  EXPECT_EQ(layers[1]["dockerfile"]["end_line"], 9);
+  EXPECT_EQ(layers[1]["dockerfile"]["file"], tmp / "Dockerfile");
+  for (auto& f : j["findings"])
+    EXPECT_TRUE(f["layer"].is_null() || f["layer"]["index"] != 1) << "the layer under test brought a finding: " << f.dump();
+  EXPECT_EQ(layers[2]["dockerfile"]["start_line"], 10);
+
+  auto plain = run_imgaudit("--format json " + tmp / "img").json();
+  for (auto& l : plain["image"]["layers"]) EXPECT_FALSE(l.contains("dockerfile")) << "no --dockerfile, no line";
+}
+
 TEST(Review, CompareAnswersAlpineOrSlim) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;

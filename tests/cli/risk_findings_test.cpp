@@ -6,6 +6,8 @@
 #include <set>
 
 #include "image_fixture.h"
+#include "util/strings.h"
+#include "util/human_size.h"
 #include "rules/wheel_tags.h"
 
 using namespace imgaudit;
@@ -216,6 +218,42 @@ TEST(RiskFindings, BuildToolsNameTheLayerThatAddedThem) {
   EXPECT_NE(tools[0]["advice"].get<std::string>().find("COPY --from=build"), std::string::npos);
   EXPECT_NE(tools[0]["advice"].get<std::string>().find("Move 'RUN apk add build-base' into a build stage"), std::string::npos)
       << tools[0]["advice"];
+}
+
+// gcc's own programs copied from a build stage (no package records them) are build tools by what they are; in a
+// layer that installed build-tool packages, the packages' finding covers them.
+TEST(RiskFindings, BuildToolsCopiedWithoutAPackageAreFoundByTheirPrograms) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  std::string collect2;
+  ASSERT_EQ(run("gcc -print-prog-name=collect2", &collect2), 0);
+  collect2 = std::string(trim(collect2.substr(0, collect2.find('\n'))));
+  const std::string program = read_file(collect2);
+  ASSERT_EQ(program.substr(0, 4), "\x7f" "ELF") << "gcc's collect2 (" << collect2 << ") is its own ELF program";
+  std::string db;
+  const std::string arch = native_target().alpine_arch, tarball = alpine_minirootfs(arch);
+  ASSERT_EQ(run("tar -xzOf '" + tarball + "' ./lib/apk/db/installed 2>/dev/null || tar -xzOf '" + tarball + "' lib/apk/db/installed", &db), 0);
+  const std::string with_gcc = db + "C:Q1aaaa=\nP:gcc\nV:13.2.1_git20240309-r0\nA:" + arch + "\nS:28000000\nI:90000000\nT:GCC\n\n";
+  auto j = audit_json(
+      tmp,
+      alpine_with({layer({file("usr/lib/gcc/x86_64-linux-gnu/12/collect2", program), file("opt/app/collect2", program),
+                          file("usr/lib/gcc/x86_64-linux-gnu/12/cc1", "#!/bin/sh\nnot a compiler\n")},
+                         "COPY /usr/lib/gcc /usr/lib/gcc # buildkit"),
+                   layer({file("lib/apk/db/installed", with_gcc, 0644),
+                          file("usr/libexec/gcc/x86_64-alpine-linux-musl/13.2.1/collect2", program)},
+                         "RUN apk add gcc")}),
+      "img");
+  auto tools = findings(j, "build-tools-in-image");
+  ASSERT_EQ(tools.size(), 2u) << j["findings"].dump(1);
+  EXPECT_EQ(tools[0]["layer"]["index"], 1);
+  EXPECT_EQ(tools[0]["paths"], nlohmann::json::array({"/usr/lib/gcc/x86_64-linux-gnu/12/collect2"}))
+      << "neither the same program elsewhere nor a script named cc1";
+  const std::string msg = tools[0]["message"];
+  EXPECT_NE(msg.find("gcc copied in without a package (" + human_size(program.size()) + ")"), std::string::npos) << msg;
+  EXPECT_NE(tools[0]["advice"].get<std::string>().find("Copy only what the build made"), std::string::npos)
+      << tools[0]["advice"];
+  EXPECT_EQ(tools[1]["layer"]["index"], 2);
+  EXPECT_EQ(tools[1]["paths"], nlohmann::json::array({"/lib/apk/db/installed"})) << "the packages' finding alone";
 }
 
 TEST(RiskFindings, WheelsAgainstAlpine) {

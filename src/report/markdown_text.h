@@ -1,0 +1,21 @@
+// Text from an image made safe for GitHub-flavoured Markdown: what it shows is what the image holds, and no
+// element, link or formatting is made from it.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace imgaudit {
+
+// `s` as Markdown text: control characters and bytes that are not UTF-8 as "\xNN" (printable()), "&", "<" and
+// ">" as character references and every other ASCII punctuation character backslash-escaped, so that neither
+// CommonMark nor GitHub's extensions (tables, autolinks, strikethrough) reads anything in it; "\n" kept.
+std::string markdown_text(std::string_view s);
+// `s` for a table cell: as markdown_text, cut to `max_bytes` with "..." (never inside a character), on one
+// line (a line break a space).
+std::string markdown_cell(std::string_view s, size_t max_bytes);
+// `s` for raw HTML (a <summary>): printable(), then "&", "<", ">" and '"' as character references.
+std::string html_text(std::string_view s);
+// The characters (Unicode code points) of UTF-8 `s`, as GitHub counts a comment's length.
+size_t markdown_chars(std::string_view s);
+
+}  // namespace imgaudit
