@@ -26,6 +26,29 @@ long ms_left(Clock::time_point deadline) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
 }
 
+// A write to the helper's input that fails with EPIPE when the helper has gone, and never ends the process by
+// SIGPIPE, whatever the signal's disposition: main ignores it, but a caller of this library (a test's main)
+// may not. The signal is blocked in this thread for the write and, when the write raised it, taken before the
+// mask is restored (a SIGPIPE pending before stays pending).
+ssize_t write_without_sigpipe(int fd, const char* data, size_t size) {
+  sigset_t pipe_signal, old_mask, pending;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  sigpending(&pending);
+  const bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old_mask);
+  const ssize_t w = write(fd, data, size);
+  const int write_errno = errno;
+  if (w < 0 && write_errno == EPIPE && !was_pending) {
+    const timespec now{0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &now) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  errno = write_errno;
+  return w;
+}
+
 // Writes `input` to in_fd (closed once written) and reads out_fd to its end into `out`. False at the deadline.
 bool exchange(int out_fd, int in_fd, const std::string& input, Clock::time_point deadline, std::string& out) {
   size_t written = 0;
@@ -45,7 +68,7 @@ bool exchange(int out_fd, int in_fd, const std::string& input, Clock::time_point
       break;
     }
     if (in_fd >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      ssize_t w = write(in_fd, input.data() + written, input.size() - written);
+      ssize_t w = write_without_sigpipe(in_fd, input.data() + written, input.size() - written);
       if (w > 0) written += static_cast<size_t>(w);
       if (w < 0 || written == input.size()) {
         close(in_fd);

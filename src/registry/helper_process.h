@@ -14,8 +14,8 @@ struct ProcessResult {
 
 // Runs argv[0] (looked up on PATH) with `input` on its standard input,
 // killing it when it has not printed its output and exited after
-// timeout_seconds. Never throws for the program's failures. The process ignores SIGPIPE (main does, and
-// the tests' main): a helper that exits without reading its input makes the write fail, not kill us.
+// timeout_seconds. Never throws for the program's failures. A helper that exits without reading its input
+// makes the write fail, never kills this process by SIGPIPE, whether or not it ignores the signal.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input, long timeout_seconds);
 
 }  // namespace imgaudit

@@ -31,6 +31,23 @@ TEST_F(HelperProcess, AHelperThatLeavesItsInputUnreadDoesNotKillImgaudit) {
   EXPECT_FALSE(r.timed_out);
 }
 
+// A caller that has not ignored SIGPIPE (a library user, a test's main) is not killed either: the run that
+// failed in CI, on a helper that printed and exited before its input was written.
+TEST(HelperProcessSignals, AHelperThatLeavesItsInputUnreadDoesNotKillACallerThatKeepsSigpipe) {
+  void (*previous)(int) = std::signal(SIGPIPE, SIG_DFL);
+  TempDir tmp;
+  write_file(tmp / "helper", "#!/bin/sh\necho answered\nexit 3\n", 0755);
+  for (int round = 0; round < 20; ++round) {  // small inputs too: the write may come before or after the exit
+    ProcessResult r = run_process({tmp / "helper"}, std::string(round % 2 ? 4 << 20 : 16, 'x'), 10);
+    EXPECT_EQ(r.exit_status, 3);
+    EXPECT_EQ(r.out, "answered\n");
+  }
+  sigset_t pending;
+  sigpending(&pending);
+  EXPECT_EQ(sigismember(&pending, SIGPIPE), 0) << "no SIGPIPE left pending";
+  std::signal(SIGPIPE, previous);
+}
+
 TEST_F(HelperProcess, TheHelperStartsWithSigpipesDefaultAction) {
   TempDir tmp;
   // SigIgn in /proc: the signals the shell started with ignored, in hex; SIGPIPE (13) is bit 12.
