@@ -115,7 +115,7 @@ TEST(Outputs, BadTargetsFailBeforeTheAudit) {
   fails("-o " + tmp / "no/such/dir/r.json", "imgaudit: " + tmp / "no/such/dir/r.json" +
                                                  ": cannot write the report: no folder " + tmp / "no/such/dir" + "\n");
   fails("-o xml=" + tmp / "r.xml",
-        "imgaudit: --output xml=" + tmp / "r.xml" + ": \"xml\" is no format (text, json, sarif, junit, codequality)\n");
+        "imgaudit: --output xml=" + tmp / "r.xml" + ": \"xml\" is no format (text, json, sarif, junit, codequality, markdown)\n");
   fails("-o junit=", "imgaudit: --output junit=: no file after the '='\n");
   fails("-o " + tmp / "a -o " + tmp / "b", "imgaudit: --output " + tmp / "b" + ": a second file for --format text\n");
   fails("-o json=" + tmp / "a -o sarif=" + tmp / "a", "imgaudit: --output: " + tmp / "a" + " is named twice\n");
