@@ -12,13 +12,13 @@ BUILD="build-essential cmake pkg-config ca-certificates \
 TESTS="git libgtest-dev liblief-dev \
   file golang-go rustc libjemalloc-dev libmimalloc-dev \
   umoci skopeo docker-registry docker.io podman redis-server redis-tools debootstrap curl zstd gzip tar \
-  python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography python3-junitparser cmark-gfm \
+  python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography python3-junitparser cmark-gfm chromium \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
   clang-14 libclang-rt-14-dev llvm-14 \
   pax-utils libdeflate-tools"
 # clang-14 and libclang-rt-14-dev: the sanitized build and the fuzz harnesses; llvm-14: the
 # llvm-symbolizer their reports name source lines with. pax-utils (scanelf) and libdeflate-tools: what
-# bench/run.sh compares imgaudit with.
+# bench/run.sh compares imgaudit with. chromium: headless, the reader of the HTML report in its tests.
 # ISA-L (gzip layers, faster than zlib) is built for these in Debian 12; elsewhere zlib inflates them.
 case "$(dpkg --print-architecture)" in
   amd64 | arm64) BUILD="$BUILD libisal-dev" ;;

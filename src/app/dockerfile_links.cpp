@@ -53,6 +53,7 @@ void review_findings(AuditReport& report, Policy policy, const std::string& dock
     DockerfileMap map = map_dockerfile(dockerfile, report.facts.image);
     add_dockerfile_pragmas(policy, map.dockerfile());
     link_findings_to_dockerfile(report, map);
+    report.dockerfile = DockerfileSource{map.dockerfile().path, map.dockerfile().text};
   }
   PolicyOutcome out = apply_policy(std::move(report.findings), policy, PolicyContext{today, image_names(report.facts.image)});
   report.findings = std::move(out.kept);

@@ -44,6 +44,7 @@ void render(std::ostream& out, const OutputTarget& t, const AuditReport& full, c
   if (t.format == "junit") return write_junit(out, report);
   if (t.format == "codequality") return write_codequality(out, report);
   if (t.format == "markdown") return write_markdown(out, report, text_options(t, display));
+  if (t.format == "html") return write_html(out, report, text_options(t, display));
   write_text(out, report, text_options(t, display));
 }
 
@@ -65,7 +66,7 @@ bool use_color(const OutputTarget& t, ColorMode mode) {
 }
 
 const std::vector<std::string>& report_formats() {
-  static const std::vector<std::string> names = {"text", "json", "sarif", "junit", "codequality", "markdown"};
+  static const std::vector<std::string> names = {"text", "json", "sarif", "junit", "codequality", "markdown", "html"};
   return names;
 }
 

@@ -10,7 +10,7 @@
 namespace imgaudit {
 
 // The report formats, by the names --format and --output take.
-const std::vector<std::string>& report_formats();  // text, json, sarif, junit, codequality, markdown
+const std::vector<std::string>& report_formats();  // text, json, sarif, junit, codequality, markdown, html
 
 // Where one rendering of the report goes: a file, or "" for standard output.
 struct OutputTarget {

@@ -39,6 +39,7 @@ struct Stage {
 
 struct Dockerfile {
   std::string path;  // as given, for locations
+  std::string text;  // as read, for the reports that show it
   char escape = '\\';
   std::vector<Instruction> instructions;
   std::vector<Stage> stages;

@@ -320,7 +320,11 @@ std::string Instruction::text() const {
   return collapse_whitespace(s + " " + args);
 }
 
-Dockerfile parse_dockerfile(const std::string& text, const std::string& path) { return Parser(text, path).run(); }
+Dockerfile parse_dockerfile(const std::string& text, const std::string& path) {
+  Dockerfile dockerfile = Parser(text, path).run();
+  dockerfile.text = text;
+  return dockerfile;
+}
 
 Dockerfile read_dockerfile(const std::string& path) {
   std::optional<std::string> text;

@@ -25,6 +25,10 @@ nlohmann::json paths_by_name(const std::map<std::string, std::string>& m) {
 
 }  // namespace
 
+void to_json(nlohmann::json& j, const FolderBytes& f) {
+  j = {{"folder", f.folder}, {"bytes", f.bytes}, {"files", f.files}};
+}
+
 void to_json(nlohmann::json& j, const LayerInfo& l) {
   j = {{"index", l.index},
        {"digest", l.digest},
@@ -33,7 +37,8 @@ void to_json(nlohmann::json& j, const LayerInfo& l) {
        {"compressed_size", l.compressed_size},
        {"uncompressed_size", l.uncompressed_size},
        {"created_by", l.created_by},
-       {"packages_added", l.packages_added}};
+       {"packages_added", l.packages_added},
+       {"largest_folders", l.largest_folders}};
 }
 
 void to_json(nlohmann::json& j, const ImageInfo& i) {

@@ -16,6 +16,13 @@
 
 namespace imgaudit {
 
+// The bytes of the regular files a layer holds under one folder.
+struct FolderBytes {
+  std::string folder;  // "usr/lib"; "." for the files at the root
+  uint64_t bytes = 0;
+  size_t files = 0;
+};
+
 struct LayerInfo {
   int index = 0;
   std::string digest;
@@ -25,6 +32,9 @@ struct LayerInfo {
   uint64_t uncompressed_size = 0;
   std::string created_by;  // from the config history, matched skipping empty_layer entries
   std::vector<std::string> packages_added;  // apk/dpkg packages whose record first appears in this layer's database
+  // Where its bytes went: the folders (two levels deep: "usr/lib") whose regular files in this layer take the
+  // most bytes, largest first, at most kLayerFoldersListed.
+  std::vector<FolderBytes> largest_folders;
 };
 
 struct ImageInfo {
@@ -45,6 +55,9 @@ struct ImageInfo {
   std::vector<LayerInfo> layers;
   std::optional<std::string> env_value(const std::string& key) const;
 };
+
+// The kLayerFoldersListed folders, `depth` levels deep, whose regular files among `entries` take the most bytes.
+std::vector<FolderBytes> largest_folders(const std::vector<Entry>& entries, size_t depth);
 
 // Builds ImageInfo from a source's config and the layers read.
 ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFacts>& layers);
@@ -236,6 +249,7 @@ LibcKind loader_libc(const Node* node);
 
 void to_json(nlohmann::json& j, const ImageFacts& f);
 void to_json(nlohmann::json& j, const LayerInfo& l);
+void to_json(nlohmann::json& j, const FolderBytes& f);
 void to_json(nlohmann::json& j, const Package& p);
 void to_json(nlohmann::json& j, const PythonInterpreter& p);
 void to_json(nlohmann::json& j, const DistInfo& d);

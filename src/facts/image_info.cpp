@@ -136,6 +136,7 @@ ImageInfo make_image_info(const ImageSource& source, const std::vector<LayerFact
     if (i < created_by.size()) li.created_by = created_by[i];
     for (auto& name : packages_in_layer(l))
       if (seen_packages.insert(name).second) li.packages_added.push_back(name);
+    li.largest_folders = largest_folders(l.entries, 2);
     info.layers.push_back(std::move(li));
   }
   return info;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "registry/base64.h"
+#include "util/base64.h"
 #include "registry/retry.h"
 #include "util/limits.h"
 #include "util/strings.h"

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "registry/base64.h"
+#include "util/base64.h"
 #include "registry/helper_process.h"
 #include "util/bounded_json.h"
 #include "util/environment.h"

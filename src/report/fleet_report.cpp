@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "report/html_report.h"
+#include "report/html_text.h"
 #include "report/markdown_text.h"
 #include "report/platform_differences.h"
 #include "util/limits.h"
@@ -102,6 +104,13 @@ std::string render(const std::string& format, const FleetEntry& e, const TextOpt
       out += (out.empty() ? "" : ",\n") + indented(dump_lossless(issue, 2), 2);
     return out;
   }
+  if (format == "html") {
+    const std::string id = html_image_id(e.name, e.platform);
+    const std::string heading = "<h2>" + html_text(name) + "</h2>";
+    return r ? html_section(*r, text, heading, id)
+             : "<section class=\"image\" id=\"" + id + "\">\n" + heading + "\n<p class=\"verdict sev-error\">cannot be read: " +
+                   html_text(e.error) + "</p>\n</section>\n";
+  }
   if (format == "markdown") {
     const std::string heading = "### " + markdown_text(name);
     return r ? markdown_section(*r, text, heading, kMaxMarkdownImageChars)
@@ -110,11 +119,7 @@ std::string render(const std::string& format, const FleetEntry& e, const TextOpt
   return render_text(e, text);
 }
 
-// The parts [begin, end) of one name: a group of its platforms, or one image.
-struct NameSpan {
-  size_t begin, end;
-  bool group() const { return end - begin > 1; }
-};
+}  // namespace
 
 std::vector<NameSpan> name_spans(const std::vector<FleetPart>& parts) {
   std::vector<NameSpan> spans;
@@ -134,6 +139,8 @@ std::vector<PlatformFindings> platform_findings(const std::vector<FleetPart>& pa
     out.push_back({parts[i].platform, parts[i].error.empty() ? &parts[i].findings : nullptr});
   return out;
 }
+
+namespace {
 
 // A group's JSON document: its name, each platform's document and what differs between them.
 nlohmann::json group_head(const std::vector<FleetPart>& parts, NameSpan span) {
@@ -317,6 +324,8 @@ void write_fleet(std::ostream& out, const std::string& format, const std::vector
     out << joined_codequality(parts);
   } else if (format == "markdown") {
     write_markdown_fleet(out, parts, stats);
+  } else if (format == "html") {
+    write_html_fleet(out, parts, stats);
   } else {
     bool anything = write_text_parts(out, parts, text);
     if (!text.quiet || anything) write_text_summary(out, parts, stats);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "report/platform_differences.h"
 #include "report/report.h"
 
 namespace imgaudit {
@@ -27,6 +28,15 @@ struct FleetPart {
 };
 FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text);
 
+// The parts [begin, end) of one name: a group of its platforms (--platform all), or one image.
+struct NameSpan {
+  size_t begin, end;
+  bool group() const { return end - begin > 1; }
+};
+std::vector<NameSpan> name_spans(const std::vector<FleetPart>& parts);
+// The findings of each platform of a group, for what differs between them.
+std::vector<PlatformFindings> platform_findings(const std::vector<FleetPart>& parts, NameSpan span);
+
 // What the run did, for the summary: layers read from blobs, and layers one image took from another.
 struct FleetStats {
   size_t images = 0, distinct = 0, layers_read = 0, layers_shared = 0;
@@ -42,10 +52,16 @@ struct FleetStats {
 //   platform), an unreadable image an invocation that failed, saying why;
 // - junit: one <testsuite> an image (an unreadable one: one test case in error);
 // - codequality: the issues of every image, each description and fingerprint its image's own;
-// - markdown: write_markdown_fleet.
+// - markdown: write_markdown_fleet;
+// - html: write_html_fleet.
 // markdown (report/markdown_fleet.cpp): a table of every image's counts, then each image's section (cut to
 // kMaxMarkdownImageChars) while the whole stays within kMaxMarkdownChars, and how many were left out.
 void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats);
+// html (report/html_fleet.cpp): one page, a table of every image's counts linking to its section, each image's
+// section, and after a group's sections what differs between its platforms.
+void write_html_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats);
+// The id of an image's section in a page of several: "image-" and 12 hex digits of its name and platform.
+std::string html_image_id(const std::string& name, const std::string& platform);
 
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text);

@@ -20,14 +20,14 @@ std::string summary_row(const FleetPart& p) {
 }
 
 // Room kept for the last lines: what was left out.
-constexpr size_t kCutNoteChars = 300;
+constexpr size_t kFleetCutNoteChars = 300;
 
 }  // namespace
 
 void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats) {
   std::string doc = "## imgaudit: " + std::to_string(stats.images) + (stats.images == 1 ? " image" : " images") + "\n\n" +
                     "| image | errors | warnings | info |\n|---|---|---|---|\n";
-  size_t used = markdown_chars(doc) + kCutNoteChars;
+  size_t used = markdown_chars(doc) + kFleetCutNoteChars;
   size_t rows_left_out = 0, sections_left_out = 0;
   for (const FleetPart& p : parts) {
     const std::string row = summary_row(p);

@@ -14,9 +14,7 @@ namespace {
 // would still be one in raw HTML that GitHub passes through.
 bool needs_backslash(char c) { return c && std::strchr("!#$()*+-./:=@[\\]_`{|}~", c) != nullptr; }
 
-void append_reference(std::string& out, char c) {
-  out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&quot;";
-}
+void append_reference(std::string& out, char c) { out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;"; }
 
 }  // namespace
 
@@ -50,17 +48,6 @@ std::string markdown_cell(std::string_view s, size_t max_bytes) {
   std::string out = markdown_text(printable(s, max_bytes));
   for (char& c : out)
     if (c == '\n') c = ' ';
-  return out;
-}
-
-std::string html_text(std::string_view s) {
-  std::string out;
-  for (char c : printable(s)) {
-    if (c == '&' || c == '<' || c == '>' || c == '"')
-      append_reference(out, c);
-    else
-      out += c;
-  }
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/html_text.h"  // raw HTML in Markdown (a <summary>)
+
 namespace imgaudit {
 
 // `s` as Markdown text: control characters and bytes that are not UTF-8 as "\xNN" (printable()), "&", "<" and
@@ -13,8 +15,6 @@ std::string markdown_text(std::string_view s);
 // `s` for a table cell: as markdown_text, cut to `max_bytes` with "..." (never inside a character), on one
 // line (a line break a space).
 std::string markdown_cell(std::string_view s, size_t max_bytes);
-// `s` for raw HTML (a <summary>): printable(), then "&", "<", ">" and '"' as character references.
-std::string html_text(std::string_view s);
 // The characters (Unicode code points) of UTF-8 `s`, as GitHub counts a comment's length.
 size_t markdown_chars(std::string_view s);
 

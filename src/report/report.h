@@ -19,6 +19,12 @@ struct BaselineOutcome {
   std::vector<Finding> fixed;  // its findings this report lacks (rule, severity, paths, message), not those now ignored
 };
 
+// With --dockerfile: the file as given and its text (at most kMaxDockerfileBytes), for the reports that show it.
+struct DockerfileSource {
+  std::string file;
+  std::string text;
+};
+
 // What an audit produced, as the renderers see it.
 struct AuditReport {
   ImageFacts facts;
@@ -36,6 +42,7 @@ struct AuditReport {
   // With --dockerfile: the instruction behind each layer (by index into facts.image.layers), whether or not it
   // brought a finding; nullopt for a layer no instruction matches. Empty without a Dockerfile.
   std::vector<std::optional<DockerfileLine>> layer_lines;
+  std::optional<DockerfileSource> dockerfile;
 };
 
 inline constexpr int kJsonSchemaVersion = 1;
@@ -111,5 +118,10 @@ std::string markdown_section(const AuditReport& report, const TextOptions& optio
                              size_t budget);
 // One image's report under "### imgaudit: SOURCE", within GitHub's comment limit (kMaxMarkdownChars).
 void write_markdown(std::ostream& out, const AuditReport& report, const TextOptions& options);
+
+// One self-contained HTML page (report/html_page.cpp): no fetch, a Content-Security-Policy the page satisfies,
+// the image at a glance, its layers to scale with their Dockerfile lines and findings, the Dockerfile with
+// findings beside their lines, and the findings by rule block with filters. Ignores `quiet`, `color`, `width`.
+void write_html(std::ostream& out, const AuditReport& report, const TextOptions& options);
 
 }  // namespace imgaudit

@@ -290,6 +290,13 @@ inline constexpr size_t kMaxSarifResults = 25000;
 inline constexpr size_t kMaxMarkdownChars = 65536;
 inline constexpr size_t kMaxMarkdownImageChars = 16384;
 inline constexpr size_t kMaxMarkdownCellBytes = 300;
+// The layer view (the JSON's layers[].largest_folders, the HTML report's bars): the folders listed a layer, by
+// the bytes its files take there. A handful tells where the bytes went; the JSON of each file has them all.
+inline constexpr size_t kLayerFoldersListed = 8;
+// The HTML report lists every finding and every path, for a person to search; a hostile image's millions are
+// cut at these, with "and N more" pointing at the JSON, so the page still opens.
+inline constexpr size_t kHtmlFindingsListed = 1000;
+inline constexpr size_t kHtmlPathsListed = 2000;
 // --cache-ttl: at most 10 years, which Redis's expiry in milliseconds holds easily.
 inline constexpr int64_t kMaxCacheTtlMs = int64_t(3650) * 24 * 3600 * 1000;
 

@@ -205,4 +205,30 @@ const nlohmann::json* binary(const nlohmann::json& report, const std::string& pa
   return nullptr;
 }
 
+const char* const kReviewDockerfile = R"(# syntax=docker/dockerfile:1
+FROM debian:12 AS build
+RUN apt-get update && apt-get install -y gcc
+COPY hello.c /src/
+RUN gcc -o /out/hello /src/hello.c
+
+FROM alpine:3.20
+RUN apk add --no-cache \
+      ca-certificates
+COPY --from=build /out/hello /usr/local/bin/hello
+ENV TZ=Asia/Ho_Chi_Minh
+CMD ["hello"]
+)";
+
+ImageSpec review_image(const TempDir& tmp) {
+  ImageSpec spec = native_image();
+  spec.layers.push_back(alpine_base());
+  spec.layers.push_back(layer({file("etc/apk/world", "alpine-baselayout\nca-certificates\n", 0644)},
+                              "RUN /bin/sh -c apk add --no-cache       ca-certificates # buildkit"));
+  spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))},
+                              "COPY /out/hello /usr/local/bin/hello # buildkit"));
+  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
+  spec.env = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TZ=Asia/Ho_Chi_Minh"};
+  return spec;
+}
+
 }  // namespace imgaudit::test

@@ -81,6 +81,11 @@ std::vector<nlohmann::json> errors(const nlohmann::json& report);  // findings o
 std::vector<nlohmann::json> start_findings(const nlohmann::json& report);
 const nlohmann::json* binary(const nlohmann::json& report, const std::string& path);
 
+// A two-stage Dockerfile (a glibc program built on Debian copied into Alpine, TZ set, no USER) and the image
+// it makes, with history as BuildKit writes it, for this machine's platform: what --dockerfile reviews.
+extern const char* const kReviewDockerfile;
+ImageSpec review_image(const TempDir& tmp);
+
 }  // namespace imgaudit::test
 
 // Skips the test when the Alpine minirootfs of `arch` is absent; SKIP_WITHOUT_ALPINE() asks for this machine's.

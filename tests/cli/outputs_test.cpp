@@ -80,7 +80,7 @@ TEST(Outputs, EveryFormatFromOneAudit) {
   TempDir tmp;
   std::string image = image_with_an_error(tmp);
   CliResult r = run_imgaudit("--format json -o sarif=" + tmp / "r.sarif" + " --output junit=" + tmp / "r.xml" +
-                             " -o codequality=" + tmp / "cq.json" + " -o text=" + tmp / "r.txt" + " -o markdown=" + tmp / "r.md " + image);
+                             " -o codequality=" + tmp / "cq.json" + " -o text=" + tmp / "r.txt" + " -o markdown=" + tmp / "r.md" + " -o html=" + tmp / "r.html " + image);
   EXPECT_EQ(r.status, 1) << r.err;
   nlohmann::json json = r.json();
   size_t findings = json["findings"].size();
@@ -96,6 +96,9 @@ TEST(Outputs, EveryFormatFromOneAudit) {
   const std::string markdown = read_file(tmp / "r.md");
   EXPECT_TRUE(starts_with(markdown, "### imgaudit: ")) << markdown;
   EXPECT_NE(markdown.find("| severity | rule | finding | where | Dockerfile, layer |"), std::string::npos) << markdown;
+  const std::string html = read_file(tmp / "r.html");
+  EXPECT_TRUE(starts_with(html, "<!DOCTYPE html>\n")) << html.substr(0, 200);
+  EXPECT_NE(html.find("<details class=\"block sev-error\""), std::string::npos) << "the error, as a block";
 
   // A plain -o FILE takes the --format report; standard output then stays empty.
   CliResult to_file = run_imgaudit("--format sarif -o " + tmp / "only.sarif" + " " + image);
@@ -115,7 +118,7 @@ TEST(Outputs, BadTargetsFailBeforeTheAudit) {
   fails("-o " + tmp / "no/such/dir/r.json", "imgaudit: " + tmp / "no/such/dir/r.json" +
                                                  ": cannot write the report: no folder " + tmp / "no/such/dir" + "\n");
   fails("-o xml=" + tmp / "r.xml",
-        "imgaudit: --output xml=" + tmp / "r.xml" + ": \"xml\" is no format (text, json, sarif, junit, codequality, markdown)\n");
+        "imgaudit: --output xml=" + tmp / "r.xml" + ": \"xml\" is no format (text, json, sarif, junit, codequality, markdown, html)\n");
   fails("-o junit=", "imgaudit: --output junit=: no file after the '='\n");
   fails("-o " + tmp / "a -o " + tmp / "b", "imgaudit: --output " + tmp / "b" + ": a second file for --format text\n");
   fails("-o json=" + tmp / "a -o sarif=" + tmp / "a", "imgaudit: --output: " + tmp / "a" + " is named twice\n");

@@ -8,45 +8,15 @@
 using namespace imgaudit;
 using namespace imgaudit::test;
 
-namespace {
-
-const char* const kDockerfile = R"(# syntax=docker/dockerfile:1
-FROM debian:12 AS build
-RUN apt-get update && apt-get install -y gcc
-COPY hello.c /src/
-RUN gcc -o /out/hello /src/hello.c
-
-FROM alpine:3.20
-RUN apk add --no-cache \
-      ca-certificates
-COPY --from=build /out/hello /usr/local/bin/hello
-ENV TZ=Asia/Ho_Chi_Minh
-CMD ["hello"]
-)";
-
-// The image the Dockerfile above makes, with history as BuildKit writes it, for this machine's platform.
-ImageSpec built_image(const TempDir& tmp) {
-  ImageSpec spec = native_image();
-  spec.layers.push_back(alpine_base());
-  spec.layers.push_back(layer({file("etc/apk/world", "alpine-baselayout\nca-certificates\n", 0644)},
-                              "RUN /bin/sh -c apk add --no-cache       ca-certificates # buildkit"));
-  spec.layers.push_back(layer({file("usr/local/bin/hello", compiled(tmp, "gcc", kHelloC))},
-                              "COPY /out/hello /usr/local/bin/hello # buildkit"));
-  spec.empty_history = {{1, "CMD [\"/bin/sh\"]"}};
-  spec.env = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TZ=Asia/Ho_Chi_Minh"};
-  return spec;
-}
-
-}  // namespace
 
 TEST(Review, FindingsPointAtDockerfileLines) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  ImageSpec spec = built_image(tmp);
+  ImageSpec spec = review_image(tmp);
   spec.empty_history.push_back({3, "ENV TZ=Asia/Ho_Chi_Minh"});
   spec.empty_history.push_back({3, "CMD [\"hello\"]"});
   write_oci_layout(spec, tmp / "img");
-  write_file(tmp / "Dockerfile", kDockerfile);
+  write_file(tmp / "Dockerfile", kReviewDockerfile);
 
   auto r = run_imgaudit("--format json --dockerfile " + tmp / "Dockerfile " + tmp / "img");
   ASSERT_EQ(r.status, 1) << r.err;
@@ -85,8 +55,8 @@ TEST(Review, FindingsPointAtDockerfileLines) {
 TEST(Review, EveryLayerCarriesItsDockerfileLine) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  write_oci_layout(built_image(tmp), tmp / "img");
-  write_file(tmp / "Dockerfile", kDockerfile);
+  write_oci_layout(review_image(tmp), tmp / "img");
+  write_file(tmp / "Dockerfile", kReviewDockerfile);
   auto j = run_imgaudit("--format json --dockerfile " + tmp / "Dockerfile " + tmp / "img").json();
   const auto& layers = j["image"]["layers"];
   ASSERT_EQ(layers.size(), 3u) << j.dump();
@@ -105,7 +75,7 @@ TEST(Review, EveryLayerCarriesItsDockerfileLine) {
 TEST(Review, CompareAnswersAlpineOrSlim) {
   SKIP_WITHOUT_ALPINE();
   TempDir tmp;
-  write_oci_layout(built_image(tmp), tmp / "alpine");
+  write_oci_layout(review_image(tmp), tmp / "alpine");
   const NativeTarget& native = native_target();
   ImageSpec slim = native_image();
   slim.layers.push_back(layer({file(native.glibc_libc_path, read_file(native.glibc_libc_file)),

@@ -4,7 +4,7 @@
 // repository names and tags a catalog lists. Sections (NUL-separated): one for each.
 #include "fuzz_input.h"
 #include "registry/auth.h"
-#include "registry/base64.h"
+#include "util/base64.h"
 #include "net/http.h"
 #include "net/page_links.h"
 #include "registry/reference.h"

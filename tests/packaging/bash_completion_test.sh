@@ -57,8 +57,8 @@ offers() {
 }
 
 expect "imgaudit --fo" --format
-expect "imgaudit --format " codequality json junit markdown sarif text
-expect "imgaudit --format=" codequality json junit markdown sarif text
+expect "imgaudit --format " codequality html json junit markdown sarif text
+expect "imgaudit --format=" codequality html json junit markdown sarif text
 expect "imgaudit --format=j" json junit
 expect "imgaudit --fail-on " error info never warning
 expect "imgaudit --color " always auto never

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "local_registry.h"
-#include "registry/base64.h"
+#include "util/base64.h"
 
 namespace imgaudit::test {
 namespace {

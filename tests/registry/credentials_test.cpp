@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/auth.h"
-#include "registry/base64.h"
+#include "util/base64.h"
 #include "registry/credentials.h"
 #include "test_support.h"
 #include "util/error.h"

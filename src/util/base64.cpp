@@ -1,4 +1,4 @@
-#include "registry/base64.h"
+#include "util/base64.h"
 
 #include <openssl/evp.h>
 
