@@ -1,5 +1,7 @@
 // The Markdown report on several images: their counts in one table, then each image's section while the
 // whole stays within GitHub's comment limit.
+#include <algorithm>
+
 #include "report/fleet_report.h"
 #include "report/markdown_text.h"
 #include "util/limits.h"
@@ -17,6 +19,30 @@ std::string summary_row(const FleetPart& p) {
   if (!p.error.empty()) return "| " + image_cell(p) + " | cannot be read | | |\n";
   return "| " + image_cell(p) + " | " + std::to_string(p.errors) + " | " + std::to_string(p.warnings) + " | " +
          std::to_string(p.infos) + " |\n";
+}
+
+// Paths of a difference named before "and N more".
+constexpr size_t kDifferencePathsNamed = 3;
+
+// What some platforms of a name have and others have not: a table, a row a finding.
+std::string differences_section(const std::vector<FleetPart>& parts, NameSpan span) {
+  const std::vector<PlatformFindings> platforms = platform_findings(parts, span);
+  const std::vector<PlatformDifference> differences = platform_differences(platforms);
+  std::string out = "#### What differs between the platforms of " + markdown_cell(parts[span.begin].name, kMaxMarkdownCellBytes) + "\n\n";
+  if (differences.empty()) return out + "Every platform read has the same findings.\n\n";
+  out += "| rule | severity | paths | found on | not on |\n|---|---|---|---|---|\n";
+  for (const PlatformDifference& d : differences) {
+    std::vector<std::string> paths, missing;
+    for (size_t k = 0; k < d.paths.size() && k < kDifferencePathsNamed; ++k) paths.push_back(markdown_cell(d.paths[k], kMaxMarkdownCellBytes));
+    if (d.paths.size() > kDifferencePathsNamed) paths.push_back("and " + std::to_string(d.paths.size() - kDifferencePathsNamed) + " more");
+    for (const PlatformFindings& p : platforms)
+      if (p.findings && std::find(d.found_on.begin(), d.found_on.end(), p.platform) == d.found_on.end())
+        missing.push_back(p.platform);
+    out += "| " + markdown_cell(d.rule, kMaxMarkdownCellBytes) + " | " + to_string(d.severity) + " | " + join(paths, "<br>") +
+           " | " + markdown_cell(join(d.found_on, ", "), kMaxMarkdownCellBytes) + " | " +
+           markdown_cell(join(missing, ", "), kMaxMarkdownCellBytes) + " |\n";
+  }
+  return out + "\n";
 }
 
 // Room kept for the last lines: what was left out.
@@ -41,19 +67,20 @@ void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts
   }
   if (rows_left_out) doc += "| and " + std::to_string(rows_left_out) + " more | | | |\n";
   doc += "\n";
-  for (const FleetPart& p : parts) {
-    const size_t n = markdown_chars(p.text);
-    if (used + n > kMaxMarkdownChars) {
-      ++sections_left_out;
-      continue;
-    }
-    doc += p.text;
+  auto take = [&](const std::string& piece) {
+    const size_t n = markdown_chars(piece);
+    if (used + n > kMaxMarkdownChars) return false;
+    doc += piece;
     used += n;
+    return true;
+  };
+  for (NameSpan span : name_spans(parts)) {
+    for (size_t i = span.begin; i < span.end; ++i) sections_left_out += !take(parts[i].text);
+    if (span.group()) sections_left_out += !take(differences_section(parts, span));
   }
   if (sections_left_out)
-    doc += "*Cut to fit " + std::to_string(kMaxMarkdownChars) + " characters: the sections of " +
-           std::to_string(sections_left_out) + " of " + std::to_string(parts.size()) +
-           " images left out. The full report: imgaudit --format json.*\n";
+    doc += "*Cut to fit " + std::to_string(kMaxMarkdownChars) + " characters: " +
+           std::to_string(sections_left_out) + " sections left out. The full report: imgaudit --format json.*\n";
   out << doc;
 }
 

@@ -3,6 +3,7 @@
 #include "rules/wheel_rules.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "rules/wheel_tags.h"
@@ -16,19 +17,9 @@ struct Verdict {
   std::map<std::string, std::string> vars;
 };
 
-Verdict judge(const DistInfo& d, const TargetPython& target) {
-  std::optional<WheelTag> first;
-  WheelProblem first_problem = WheelProblem::None;
-  for (auto& text : d.tags) {
-    auto tag = parse_wheel_tag(text);
-    if (!tag) continue;
-    auto problem = check_wheel_tag(*tag, target);
-    if (problem == WheelProblem::None) return {};
-    if (!first) first = tag, first_problem = problem;
-  }
-  if (!first) return {};
-  auto needs = platform_needs(first->platform);
-  switch (first_problem) {
+Verdict verdict_of(WheelProblem problem, const WheelTag& tag, const TargetPython& target) {
+  auto needs = platform_needs(tag.platform);
+  switch (problem) {
     case WheelProblem::Libc:
       return {"wheel-libc-mismatch", {{"wheel_libc", needs.libc}}};
     case WheelProblem::Arch:
@@ -38,11 +29,29 @@ Verdict judge(const DistInfo& d, const TargetPython& target) {
     case WheelProblem::MuslTooOld:
       return {"wheel-musl-too-old", {{"needed", needs.libc_version}, {"image_version", target.libc_version}}};
     case WheelProblem::Python:
-      return {"wheel-python-mismatch", {{"wheel_python", first->python + "-" + first->abi}, {"python_version", target.version}}};
+      return {"wheel-python-mismatch", {{"wheel_python", tag.python + "-" + tag.abi}, {"python_version", target.version}}};
     case WheelProblem::None:
       break;
   }
   return {};
+}
+
+// What keeps a wheel from loading: nothing when one of its tags loads; else every problem of the tag
+// closest to loading (the fewest problems, the first of those), each a finding of its rule, so that the
+// user who fixes one does not meet the next only after the rebuild.
+std::vector<Verdict> judge(const DistInfo& d, const TargetPython& target) {
+  std::optional<WheelTag> closest;
+  std::vector<WheelProblem> closest_problems;
+  for (auto& text : d.tags) {
+    auto tag = parse_wheel_tag(text);
+    if (!tag) continue;
+    std::vector<WheelProblem> problems = wheel_tag_problems(*tag, target);
+    if (problems.empty()) return {};
+    if (!closest || problems.size() < closest_problems.size()) closest = tag, closest_problems = std::move(problems);
+  }
+  std::vector<Verdict> verdicts;
+  for (WheelProblem p : closest_problems) verdicts.push_back(verdict_of(p, *closest, target));
+  return verdicts;
 }
 
 }  // namespace
@@ -62,14 +71,14 @@ void check_wheels(const ImageFacts& facts, FindingGroups& groups) {
   for (auto& d : facts.python.dists) {
     TargetPython target = base;
     target.version = d.python_version;
-    auto verdict = judge(d, target);
-    if (!verdict.rule) continue;
-    FindingSource layer = layer_source(facts, d.layer);
-    std::string detail;
-    for (auto& [k, v] : verdict.vars) detail += k + "=" + v + ";";
-    auto& g = found[{verdict.rule, layer, detail}];
-    g.verdict = verdict;
-    g.dists.push_back(&d);
+    for (const Verdict& verdict : judge(d, target)) {
+      FindingSource layer = layer_source(facts, d.layer);
+      std::string detail;
+      for (auto& [k, v] : verdict.vars) detail += k + "=" + v + ";";
+      auto& g = found[{verdict.rule, layer, detail}];
+      g.verdict = verdict;
+      g.dists.push_back(&d);
+    }
   }
   for (auto& [key, g] : found) {
     std::vector<std::string> packages;

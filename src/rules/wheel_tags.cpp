@@ -77,14 +77,22 @@ bool python_fits(const WheelTag& t, const std::string& version) {
 
 }  // namespace
 
-WheelProblem check_wheel_tag(const WheelTag& tag, const TargetPython& target) {
+std::vector<WheelProblem> wheel_tag_problems(const WheelTag& tag, const TargetPython& target) {
+  std::vector<WheelProblem> problems;
   auto needs = platform_needs(tag.platform);
-  if (!needs.libc.empty() && !target.libc.empty() && needs.libc != target.libc) return WheelProblem::Libc;
-  if (!arch_fits(needs.arch, target.arch)) return WheelProblem::Arch;
-  if (!needs.libc.empty() && !target.libc_version.empty() && version_newer(needs.libc_version, target.libc_version))
-    return needs.libc == "glibc" ? WheelProblem::GlibcTooOld : WheelProblem::MuslTooOld;
-  if (!python_fits(tag, target.version)) return WheelProblem::Python;
-  return WheelProblem::None;
+  const bool other_libc = !needs.libc.empty() && !target.libc.empty() && needs.libc != target.libc;
+  if (other_libc) problems.push_back(WheelProblem::Libc);
+  if (!arch_fits(needs.arch, target.arch)) problems.push_back(WheelProblem::Arch);
+  if (!other_libc && !needs.libc.empty() && !target.libc_version.empty() &&
+      version_newer(needs.libc_version, target.libc_version))
+    problems.push_back(needs.libc == "glibc" ? WheelProblem::GlibcTooOld : WheelProblem::MuslTooOld);
+  if (!python_fits(tag, target.version)) problems.push_back(WheelProblem::Python);
+  return problems;
+}
+
+WheelProblem check_wheel_tag(const WheelTag& tag, const TargetPython& target) {
+  const std::vector<WheelProblem> problems = wheel_tag_problems(tag, target);
+  return problems.empty() ? WheelProblem::None : problems.front();
 }
 
 }  // namespace imgaudit

@@ -35,8 +35,11 @@ struct TargetPython {
   std::string arch;          // "x86_64"; "" when unknown
 };
 
-// The first problem that keeps this tag from loading on the target, in the
-// order: libc family, architecture, libc version, Python.
+// Every problem that keeps this tag from loading on the target, in the order: libc family, architecture,
+// libc version (only when the family is the target's), Python. A user who fixes one meets the next, so a
+// report names them all. Empty: it loads.
+std::vector<WheelProblem> wheel_tag_problems(const WheelTag& tag, const TargetPython& target);
+// The first of them, or None.
 WheelProblem check_wheel_tag(const WheelTag& tag, const TargetPython& target);
 
 }  // namespace imgaudit

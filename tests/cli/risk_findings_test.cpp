@@ -297,6 +297,35 @@ TEST(RiskFindings, WheelsAgainstAlpine) {
   }
 }
 
+// A cp311 glibc wheel in CPython 3.13's site-packages on Alpine: a libc mismatch and a Python mismatch, both
+// reported (JSON, SARIF, the counts), so that a move to a glibc base is not followed by the second surprise.
+TEST(RiskFindings, AWheelWithTwoProblemsHasAFindingOfEach) {
+  SKIP_WITHOUT_ALPINE();
+  TempDir tmp;
+  const std::string arch = wheel_arch_for_platform(native_target().oci_arch, "");
+  const std::string dir = "usr/local/lib/python3.13/site-packages/numpy-1.26.4.dist-info/";
+  ImageSpec spec = alpine_with({layer({file(dir + "METADATA", "Metadata-Version: 2.1\nName: numpy\nVersion: 1.26.4\n", 0644),
+                                       file(dir + "WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-manylinux_2_17_" +
+                                                               arch + "\n", 0644)},
+                                      "RUN pip install numpy")});
+  write_oci_layout(spec, tmp / "img");
+  const nlohmann::json j = run_imgaudit("--format json --fail-on never " + tmp / "img").json();
+  for (const char* id : {"wheel-libc-mismatch", "wheel-python-mismatch"}) {
+    auto f = findings(j, id);
+    ASSERT_EQ(f.size(), 1u) << id << ": " << j["findings"].dump(1);
+    EXPECT_NE(f[0]["message"].get<std::string>().find("numpy 1.26.4"), std::string::npos) << f[0]["message"];
+    EXPECT_FALSE(f[0].contains("caused_by")) << "each its own problem";
+  }
+  EXPECT_NE(findings(j, "wheel-python-mismatch")[0]["message"].get<std::string>().find("3.13"), std::string::npos);
+  const nlohmann::json sarif = run_imgaudit("--format sarif --fail-on never " + tmp / "img").json();
+  std::set<std::string> rules;
+  for (const auto& result : sarif["runs"][0]["results"]) rules.insert(result["ruleId"].get<std::string>());
+  EXPECT_TRUE(rules.count("wheel-libc-mismatch") && rules.count("wheel-python-mismatch"));
+  const std::string text = run_imgaudit("--color never --fail-on never " + tmp / "img").out;
+  EXPECT_NE(text.find("wheel-libc-mismatch"), std::string::npos);
+  EXPECT_NE(text.find("wheel-python-mismatch"), std::string::npos) << text;
+}
+
 TEST(RiskFindings, RulesAndExplain) {
   auto list = run_imgaudit("rules");
   EXPECT_EQ(list.status, 0);

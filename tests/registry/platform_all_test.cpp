@@ -157,6 +157,19 @@ TEST(PlatformAll, TextSarifAndTheExitStatusOfTheWorstPlatform) {
     quality_fingerprints.insert(issue["fingerprint"].get<std::string>());
   EXPECT_EQ(quality_fingerprints.size(), nlohmann::json::parse(quality.out).size()) << quality.out;
 
+  // Markdown: each platform's section, then what differs, a table row a finding.
+  CliRun markdown = imgaudit(tmp / "home", "--format markdown --fail-on never --platform all " + input);
+  auto escaped = [](const Platform& p) { return p.os + "\\/" + p.architecture; };  // as Markdown text: "linux\/arm64"
+  ASSERT_EQ(markdown.status, 0) << markdown.err;
+  const size_t differs = markdown.out.find("#### What differs between the platforms of ");
+  ASSERT_NE(differs, std::string::npos) << markdown.out;
+  EXPECT_GT(differs, markdown.out.find(escaped(other_platform()))) << "after the platforms' sections";
+  EXPECT_NE(markdown.out.find("| arch\\-mismatch | error | \\/usr\\/local\\/bin\\/app | " +
+                              escaped(other_platform()) + " | " + escaped(native_platform()) + " |\n",
+                              differs),
+            std::string::npos)
+      << markdown.out.substr(differs);
+
   // Several images: each one's part holds its platforms; one of a single platform is one document.
   CliRun fleet = imgaudit(tmp / "home", "--format json --fail-on never --platform all " + input + " oci:" + layout + ":native");
   ASSERT_EQ(fleet.status, 0) << fleet.err;

@@ -86,3 +86,19 @@ TEST(WheelTags, OlderX86NamesLoadOnI686Only) {
   TargetPython armv7l{"3.12", "glibc", "2.36", "armv7l"};
   EXPECT_EQ(check("cp312-cp312-manylinux_2_17_armv6l", armv7l), WheelProblem::Arch);
 }
+
+// Every problem of a tag, not the first alone: after a move to a glibc base a cp311 wheel still does not load
+// in CPython 3.13.
+TEST(WheelTags, EveryProblemOfATagAtOnce) {
+  TargetPython alpine313{"3.13", "musl", "1.2.5", "x86_64"};
+  EXPECT_EQ(wheel_tag_problems(*parse_wheel_tag("cp311-cp311-manylinux_2_17_x86_64"), alpine313),
+            (std::vector<WheelProblem>{WheelProblem::Libc, WheelProblem::Python}));
+  EXPECT_EQ(wheel_tag_problems(*parse_wheel_tag("cp311-cp311-manylinux_2_17_aarch64"), alpine313),
+            (std::vector<WheelProblem>{WheelProblem::Libc, WheelProblem::Arch, WheelProblem::Python}));
+  TargetPython slim{"3.12", "glibc", "2.36", "x86_64"};
+  EXPECT_EQ(wheel_tag_problems(*parse_wheel_tag("cp311-cp311-manylinux_2_39_x86_64"), slim),
+            (std::vector<WheelProblem>{WheelProblem::GlibcTooOld, WheelProblem::Python}));
+  EXPECT_EQ(wheel_tag_problems(*parse_wheel_tag("cp312-cp312-musllinux_1_9_x86_64"), slim),
+            (std::vector<WheelProblem>{WheelProblem::Libc})) << "musl's version means nothing on glibc";
+  EXPECT_TRUE(wheel_tag_problems(*parse_wheel_tag("py3-none-any"), alpine313).empty());
+}
