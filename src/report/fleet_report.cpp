@@ -27,10 +27,6 @@ std::string indented(const std::string& dumped, size_t by) {
   return out;
 }
 
-// "alpine:3.20 (linux/arm64)" for one platform of several, else the name.
-std::string shown_name(const std::string& name, const std::string& platform) {
-  return platform.empty() ? name : name + " (" + platform + ")";
-}
 
 nlohmann::json unreadable_sarif_run(const FleetEntry& e) {
   return {{"invocations",
@@ -120,6 +116,10 @@ std::string render(const std::string& format, const FleetEntry& e, const TextOpt
 }
 
 }  // namespace
+
+std::string shown_name(const std::string& name, const std::string& platform) {
+  return platform.empty() ? name : name + " (" + platform + ")";
+}
 
 std::vector<NameSpan> name_spans(const std::vector<FleetPart>& parts) {
   std::vector<NameSpan> spans;

@@ -28,6 +28,9 @@ struct FleetPart {
 };
 FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const TextOptions& text);
 
+// "alpine:3.20 (linux/arm64)" for one platform of several, else the name.
+std::string shown_name(const std::string& name, const std::string& platform);
+
 // The parts [begin, end) of one name: a group of its platforms (--platform all), or one image.
 struct NameSpan {
   size_t begin, end;

@@ -13,10 +13,8 @@ namespace {
 // Paths of a difference listed before "and N more".
 constexpr size_t kDifferencePathsShown = 5;
 
-std::string part_title(const FleetPart& p) { return p.platform.empty() ? p.name : p.name + " (" + p.platform + ")"; }
-
 std::string html_summary_row(const FleetPart& p) {
-  const std::string link = "<a href=\"#" + html_image_id(p.name, p.platform) + "\">" + html_text(part_title(p)) + "</a>";
+  const std::string link = "<a href=\"#" + html_image_id(p.name, p.platform) + "\">" + html_text(shown_name(p.name, p.platform)) + "</a>";
   if (!p.error.empty()) return "<tr><td>" + link + "</td><td class=\"sev-error\" colspan=\"3\">cannot be read</td></tr>\n";
   return "<tr><td>" + link + "</td><td class=\"num\">" + std::to_string(p.errors) + "</td><td class=\"num\">" +
          std::to_string(p.warnings) + "</td><td class=\"num\">" + std::to_string(p.infos) + "</td></tr>\n";
@@ -32,22 +30,18 @@ std::string html_summary_table(const std::vector<FleetPart>& parts, const FleetS
 
 // What some platforms of a name have and others have not, a row a finding.
 std::string differences_html(const std::vector<FleetPart>& parts, NameSpan span) {
-  const std::vector<PlatformFindings> platforms = platform_findings(parts, span);
-  const std::vector<PlatformDifference> differences = platform_differences(platforms);
+  const std::vector<PlatformDifference> differences = platform_differences(platform_findings(parts, span));
   std::string out = "<section class=\"differences\">\n<h3>What differs between the platforms of " +
                     html_text(parts[span.begin].name) + "</h3>\n";
   if (differences.empty()) return out + "<p class=\"ok\">Every platform read has the same findings.</p>\n</section>\n";
   out += "<table>\n<thead><tr><th>rule</th><th>severity</th><th>paths</th><th>found on</th><th>not on</th></tr></thead>\n<tbody>\n";
   for (const PlatformDifference& d : differences) {
-    std::vector<std::string> paths, missing;
+    std::vector<std::string> paths;
     for (size_t k = 0; k < d.paths.size() && k < kDifferencePathsShown; ++k) paths.push_back(html_text(d.paths[k]));
     if (d.paths.size() > kDifferencePathsShown) paths.push_back("and " + std::to_string(d.paths.size() - kDifferencePathsShown) + " more");
-    for (const PlatformFindings& p : platforms)
-      if (p.findings && std::find(d.found_on.begin(), d.found_on.end(), p.platform) == d.found_on.end())
-        missing.push_back(p.platform);
     out += "<tr><td><code>" + html_text(d.rule) + "</code></td><td class=\"sev-" + to_string(d.severity) + "\">" +
            to_string(d.severity) + "</td><td class=\"path\">" + join(paths, "<br>") + "</td><td>" +
-           html_text(join(d.found_on, ", ")) + "</td><td>" + html_text(join(missing, ", ")) + "</td></tr>\n";
+           html_text(join(d.found_on, ", ")) + "</td><td>" + html_text(join(d.missing_on, ", ")) + "</td></tr>\n";
   }
   return out + "</tbody>\n</table>\n</section>\n";
 }

@@ -1,7 +1,5 @@
 // The Markdown report on several images: their counts in one table, then each image's section while the
 // whole stays within GitHub's comment limit.
-#include <algorithm>
-
 #include "report/fleet_report.h"
 #include "report/markdown_text.h"
 #include "util/limits.h"
@@ -11,9 +9,7 @@ namespace imgaudit {
 
 namespace {
 
-std::string image_cell(const FleetPart& p) {
-  return markdown_cell(p.platform.empty() ? p.name : p.name + " (" + p.platform + ")", kMaxMarkdownCellBytes);
-}
+std::string image_cell(const FleetPart& p) { return markdown_cell(shown_name(p.name, p.platform), kMaxMarkdownCellBytes); }
 
 std::string summary_row(const FleetPart& p) {
   if (!p.error.empty()) return "| " + image_cell(p) + " | cannot be read | | |\n";
@@ -26,21 +22,17 @@ constexpr size_t kDifferencePathsNamed = 3;
 
 // What some platforms of a name have and others have not: a table, a row a finding.
 std::string differences_section(const std::vector<FleetPart>& parts, NameSpan span) {
-  const std::vector<PlatformFindings> platforms = platform_findings(parts, span);
-  const std::vector<PlatformDifference> differences = platform_differences(platforms);
+  const std::vector<PlatformDifference> differences = platform_differences(platform_findings(parts, span));
   std::string out = "#### What differs between the platforms of " + markdown_cell(parts[span.begin].name, kMaxMarkdownCellBytes) + "\n\n";
   if (differences.empty()) return out + "Every platform read has the same findings.\n\n";
   out += "| rule | severity | paths | found on | not on |\n|---|---|---|---|---|\n";
   for (const PlatformDifference& d : differences) {
-    std::vector<std::string> paths, missing;
+    std::vector<std::string> paths;
     for (size_t k = 0; k < d.paths.size() && k < kDifferencePathsNamed; ++k) paths.push_back(markdown_cell(d.paths[k], kMaxMarkdownCellBytes));
     if (d.paths.size() > kDifferencePathsNamed) paths.push_back("and " + std::to_string(d.paths.size() - kDifferencePathsNamed) + " more");
-    for (const PlatformFindings& p : platforms)
-      if (p.findings && std::find(d.found_on.begin(), d.found_on.end(), p.platform) == d.found_on.end())
-        missing.push_back(p.platform);
     out += "| " + markdown_cell(d.rule, kMaxMarkdownCellBytes) + " | " + to_string(d.severity) + " | " + join(paths, "<br>") +
            " | " + markdown_cell(join(d.found_on, ", "), kMaxMarkdownCellBytes) + " | " +
-           markdown_cell(join(missing, ", "), kMaxMarkdownCellBytes) + " |\n";
+           markdown_cell(join(d.missing_on, ", "), kMaxMarkdownCellBytes) + " |\n";
   }
   return out + "\n";
 }

@@ -10,18 +10,11 @@ namespace imgaudit {
 
 namespace {
 
-// The platforms that could be read, and the ones of them a difference is not found on.
+// The platforms that could be read.
 std::vector<std::string> read_platforms(const std::vector<PlatformFindings>& platforms) {
   std::vector<std::string> out;
   for (const PlatformFindings& p : platforms)
     if (p.findings) out.push_back(p.platform);
-  return out;
-}
-
-std::vector<std::string> missing_on(const PlatformDifference& d, const std::vector<PlatformFindings>& platforms) {
-  std::vector<std::string> out;
-  for (const std::string& p : read_platforms(platforms))
-    if (std::find(d.found_on.begin(), d.found_on.end(), p) == d.found_on.end()) out.push_back(p);
   return out;
 }
 
@@ -42,15 +35,19 @@ std::vector<PlatformDifference> platform_differences(const std::vector<PlatformF
     if (!p.findings) continue;
     for (const Finding& f : *p.findings) {
       auto [it, added] = by_fingerprint.emplace(finding_fingerprint(f), all.size());
-      if (added) all.push_back({f.id, f.severity, f.paths, {}});
+      if (added) all.push_back({f.id, f.severity, f.paths, {}, {}});
       std::vector<std::string>& on = all[it->second].found_on;
       if (on.empty() || on.back() != p.platform) on.push_back(p.platform);
     }
   }
-  const size_t readable = read_platforms(platforms).size();
+  const std::vector<std::string> readable = read_platforms(platforms);
   std::vector<PlatformDifference> differing;
-  for (PlatformDifference& d : all)
-    if (d.found_on.size() < readable) differing.push_back(std::move(d));
+  for (PlatformDifference& d : all) {
+    if (d.found_on.size() == readable.size()) continue;
+    for (const std::string& p : readable)
+      if (std::find(d.found_on.begin(), d.found_on.end(), p) == d.found_on.end()) d.missing_on.push_back(p);
+    differing.push_back(std::move(d));
+  }
   return differing;
 }
 
@@ -79,7 +76,7 @@ nlohmann::json platform_differences_json(const std::vector<PlatformFindings>& pl
                    {"severity", to_string(d.severity)},
                    {"paths", d.paths},
                    {"found_on", d.found_on},
-                   {"missing_on", missing_on(d, platforms)}});
+                   {"missing_on", d.missing_on}});
   return out;
 }
 

@@ -21,7 +21,8 @@ struct PlatformDifference {
   std::string rule;
   Severity severity = Severity::Error;
   std::vector<std::string> paths;
-  std::vector<std::string> found_on;  // the platforms that have it, in the index's order
+  std::vector<std::string> found_on;    // the platforms that have it, in the index's order
+  std::vector<std::string> missing_on;  // the platforms read that have it not, in the same order
 };
 
 // What differs between the platforms that could be read, in the order the findings are first met.
