@@ -54,11 +54,12 @@ std::string html_image_id(const std::string& name, const std::string& platform) 
 
 void write_html_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats) {
   std::string body = html_summary_table(parts, stats);
-  for (NameSpan span : name_spans(parts)) {
+  const std::vector<NameSpan> spans = name_spans(parts);
+  for (NameSpan span : spans) {
     for (size_t i = span.begin; i < span.end; ++i) body += parts[i].text;
     if (span.group()) body += differences_html(parts, span);
   }
-  const std::string title = parts.size() > 1 && name_spans(parts).size() == 1
+  const std::string title = parts.size() > 1 && spans.size() == 1
                                 ? "imgaudit: " + parts.front().name + ", every platform"
                                 : "imgaudit: " + plural(stats.images, "image", "images");
   out << html_page(title, body);

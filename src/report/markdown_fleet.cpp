@@ -45,30 +45,15 @@ constexpr size_t kFleetCutNoteChars = 300;
 void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts, const FleetStats& stats) {
   std::string doc = "## imgaudit: " + std::to_string(stats.images) + (stats.images == 1 ? " image" : " images") + "\n\n" +
                     "| image | errors | warnings | info |\n|---|---|---|---|\n";
-  size_t used = markdown_chars(doc) + kFleetCutNoteChars;
+  const size_t kept = markdown_chars(doc) + kFleetCutNoteChars;
+  MarkdownBudget room(kMaxMarkdownChars > kept ? kMaxMarkdownChars - kept : 0);
   size_t rows_left_out = 0, sections_left_out = 0;
-  for (const FleetPart& p : parts) {
-    const std::string row = summary_row(p);
-    const size_t n = markdown_chars(row);
-    if (used + n > kMaxMarkdownChars) {
-      ++rows_left_out;
-      continue;
-    }
-    doc += row;
-    used += n;
-  }
+  for (const FleetPart& p : parts) rows_left_out += !room.take(doc, summary_row(p));
   if (rows_left_out) doc += "| and " + std::to_string(rows_left_out) + " more | | | |\n";
   doc += "\n";
-  auto take = [&](const std::string& piece) {
-    const size_t n = markdown_chars(piece);
-    if (used + n > kMaxMarkdownChars) return false;
-    doc += piece;
-    used += n;
-    return true;
-  };
   for (NameSpan span : name_spans(parts)) {
-    for (size_t i = span.begin; i < span.end; ++i) sections_left_out += !take(parts[i].text);
-    if (span.group()) sections_left_out += !take(differences_section(parts, span));
+    for (size_t i = span.begin; i < span.end; ++i) sections_left_out += !room.take(doc, parts[i].text);
+    if (span.group()) sections_left_out += !room.take(doc, differences_section(parts, span));
   }
   if (sections_left_out)
     doc += "*Cut to fit " + std::to_string(kMaxMarkdownChars) + " characters: " +

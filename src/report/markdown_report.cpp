@@ -154,22 +154,6 @@ std::string notes_details(const AuditReport& r, const TextOptions& o) {
   return out + "\n</details>\n\n";
 }
 
-// What fits within a budget: pieces in order, each whole or left out.
-class Budget {
- public:
-  explicit Budget(size_t chars) : left_(chars) {}
-  bool take(std::string& out, const std::string& piece) {
-    const size_t n = markdown_chars(piece);
-    if (n > left_) return false;
-    out += piece;
-    left_ -= n;
-    return true;
-  }
-
- private:
-  size_t left_;
-};
-
 // Room kept for the note that says what was cut.
 constexpr size_t kCutNoteChars = 300;
 
@@ -179,7 +163,7 @@ std::string markdown_section(const AuditReport& r, const TextOptions& o, const s
   Counts counts;
   const std::vector<Block> blocks = make_blocks(r, counts);
   std::string out = heading + "\n\n**" + markdown_text(verdict(counts, r, o.floor)) + "**\n\n" + facts_table(r) + "\n";
-  Budget room(budget > markdown_chars(out) + kCutNoteChars ? budget - markdown_chars(out) - kCutNoteChars : 0);
+  MarkdownBudget room(budget > markdown_chars(out) + kCutNoteChars ? budget - markdown_chars(out) - kCutNoteChars : 0);
   size_t rows_left_out = 0, details_left_out = 0;
   if (!blocks.empty()) {
     std::string table = "| severity | rule | finding | where | Dockerfile, layer |\n|---|---|---|---|---|\n";

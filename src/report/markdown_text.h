@@ -18,4 +18,21 @@ std::string markdown_cell(std::string_view s, size_t max_bytes);
 // The characters (Unicode code points) of UTF-8 `s`, as GitHub counts a comment's length.
 size_t markdown_chars(std::string_view s);
 
+// What fits within a budget of characters (markdown_chars): pieces in order, each whole or left out.
+class MarkdownBudget {
+ public:
+  explicit MarkdownBudget(size_t chars) : left_(chars) {}
+  // Appends `piece` to `out` when it fits in what is left; false when it is left out.
+  bool take(std::string& out, const std::string& piece) {
+    const size_t n = markdown_chars(piece);
+    if (n > left_) return false;
+    out += piece;
+    left_ -= n;
+    return true;
+  }
+
+ private:
+  size_t left_;
+};
+
 }  // namespace imgaudit
