@@ -15,8 +15,15 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
   // from their own folders (Debian: /usr/src/rustc-VERSION/), not /rustc/HASH/.
   needles[kRustStd] = "library/std/src/";
   for (size_t i = 0; i < kAllocatorCount; ++i) needles[kAllocatorBanners + i] = allocators()[i].banner;
-  if (scope.maybe_libc)
+  if (scope.maybe_libc) {
     for (size_t i = 0; i < kLibcSignatureCount; ++i) needles[kLibcSignatures + i] = libc_signatures()[i].text;
+    for (size_t i = 0; i < kMuslMarkerCount; ++i) {
+      const MuslReleaseMarker& m = musl_release_markers()[i];
+      if (m.kind == MuslMarkerKind::Symbol) continue;
+      needles[kMuslMarkers + 2 * i] = m.newer;
+      needles[kMuslMarkers + 2 * i + 1] = m.older;
+    }
+  }
   if (scope.maybe_go) {
     if (scope.sectionless) needles[kGoMagic] = kGoBuildInfoMagic;
     needles[kGoTzdata] = "time/tzdata.";
@@ -45,6 +52,24 @@ ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const B
   }
   search(from, bytes.size());
   return scan;
+}
+
+void scan_code_markers(std::string_view bytes, const ByteRanges& code, ContentScan& scan) {
+  std::vector<std::string_view> needles(kNeedles);
+  for (size_t i = 0; i < kMuslMarkerCount; ++i)
+    if (musl_release_markers()[i].kind == MuslMarkerKind::Code) needles[kMuslMarkers + 2 * i] = musl_release_markers()[i].newer;
+  const NeedleSet set(std::move(needles));
+  for (const auto& [begin, end] : code)
+    if (begin < end && end <= bytes.size()) set.find_first(bytes.substr(begin, end - begin), begin, scan.at);
+}
+
+void sight_musl_markers(const ContentScan& scan, MuslMarkerSight& sight) {
+  for (size_t i = 0; i < kMuslMarkerCount; ++i) {
+    if (musl_release_markers()[i].kind == MuslMarkerKind::Symbol) continue;
+    sight.newer[i] = scan.found(Needle(kMuslMarkers + 2 * i));
+    sight.older[i] = scan.found(Needle(kMuslMarkers + 2 * i + 1));
+  }
+  sight.resolver_text = scan.found(kResolvConf);
 }
 
 ContentScan narrowed(ContentScan every, const ScanScope& scope) {

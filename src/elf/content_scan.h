@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "elf/libc_table.h"
+#include "elf/musl_releases.h"
 
 namespace imgaudit {
 
@@ -13,7 +14,8 @@ enum Needle {
   kRustPanic, kRustcPath, kRustStd,
   kAllocatorBanners,  // the banner of each allocators() row, in its order
   kLibcSignatures = kAllocatorBanners + kAllocatorCount,  // each libc_signatures() row, in its order
-  kGoMagic = kLibcSignatures + kLibcSignatureCount, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup,
+  kMuslMarkers = kLibcSignatures + kLibcSignatureCount,  // each musl_release_markers() row's newer, then older
+  kGoMagic = kMuslMarkers + 2 * kMuslMarkerCount, kGoTzdata, kGoTls, kResolvConf, kGlibcHostsLookup,
   kZoneinfo,  // a zone-file reader, in any file
   kNeedles
 };
@@ -43,6 +45,13 @@ using ByteRanges = std::vector<std::pair<size_t, size_t>>;
 // One pass over the bytes for every needle in scope, `skipped` left out: the file's code, where no
 // needle is text (about 70% of a distribution's libraries).
 ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const ByteRanges& skipped = {});
+// The musl markers of the Code rows, looked for in `code` only: for a file kept whole, whose scan_content
+// left its code out.
+void scan_code_markers(std::string_view bytes, const ByteRanges& code, ContentScan& scan);
+
+// What `scan` found of the musl markers' bytes, noted in `sight`.
+void sight_musl_markers(const ContentScan& scan, MuslMarkerSight& sight);
+
 // A scan of every needle narrowed to `scope`, as scan_content would have found it.
 ContentScan narrowed(ContentScan every, const ScanScope& scope);
 

@@ -98,11 +98,16 @@ struct SymbolEvidence {
   bool imports_local_time = false;  // an undefined dynamic symbol converting local time (localtime_r, ...)
   LibcKind static_libc = LibcKind::Unknown;  // from libc internals linked into the file
   std::string allocator;
+  MuslMarkerSight musl;  // the musl release markers among the symbols of a static file
 };
 
 SymbolEvidence symbol_evidence(const ElfFile& file, const DynamicInfo& dyn, bool statically_linked) {
   SymbolEvidence ev;
   ev.any = visit_symbols(file, dyn, [&](std::string_view name, bool defined, bool dynamic) {
+    if (statically_linked && !dynamic) {
+      ev.musl.symbols_read = true;
+      if (defined) note_musl_symbol(name, ev.musl);
+    }
     // A library defining pthread_create (libc itself) does not start threads;
     // a static executable only contains it when something calls it.
     if ((name == "pthread_create" || name == "thrd_create") && (!defined || statically_linked))
@@ -279,8 +284,17 @@ bool signature_found(const ContentScan& scan, LibcKind family) {
   return false;
 }
 
+// The libc whose program entry the code at e_entry is; Unknown when the entry is not kept or not a libc's.
+LibcKind libc_at_entry(const ElfFile& file, const ElfFacts& f) {
+  try {
+    return libc_of_entry_code(f.machine, file.at_vaddr(file.header().e_entry, "entry point").substr(0, 16));
+  } catch (const ElfFormatError&) {
+    return LibcKind::Unknown;  // no code there to tell: the kernel's problem, told elsewhere
+  }
+}
+
 void set_libc(const SymbolEvidence& symbols, const ContentScan& scan, const std::optional<GoBuildInfo>& go,
-              ElfFacts& f) {
+              LibcKind entry_libc, ElfFacts& f) {
   bool musl_signature = signature_found(scan, LibcKind::Musl);
   bool glibc_signature = signature_found(scan, LibcKind::Glibc);
   f.is_musl_loader = libc_told_by(f.soname, kInSoname) == LibcKind::Musl ||
@@ -294,6 +308,7 @@ void set_libc(const SymbolEvidence& symbols, const ContentScan& scan, const std:
   else if (symbols.static_libc != LibcKind::Unknown) f.libc = symbols.static_libc;
   else if (glibc_signature) f.libc = LibcKind::Glibc;
   else if (musl_signature) f.libc = LibcKind::Musl;
+  else f.libc = entry_libc;
 }
 
 // Imported, or linked in. glibc's static NSS links its DNS code, "/etc/resolv.conf" included,
@@ -314,6 +329,15 @@ void set_uses_local_time(const SymbolEvidence& symbols, const ContentScan& scan,
   // The libc defines the functions and holds the zone reader it serves them with.
   if (f.is_musl_loader || is_glibc_own_library(f)) return;
   f.uses_local_time = loader_view || symbols.imports_local_time || scan.found(kZoneinfo);
+}
+
+// The musl releases a static musl program, or musl's loader, can be: from its markers' bytes, its code's
+// (looked for here when the file is kept whole: the scan left the code out) and its symbols.
+MuslRange musl_range_of(std::string_view bytes, const ByteRanges& code, bool kept, ContentScan scan,
+                        MuslMarkerSight sight, const ElfFacts& f) {
+  if (!kept) scan_code_markers(bytes, code, scan);
+  sight_musl_markers(scan, sight);
+  return musl_release_range(sight, f.machine);
 }
 
 // The sections of instructions, where no needle is text, in file order; none when the file has no
@@ -342,9 +366,10 @@ void read_beyond_loader(const ElfFile& file, const DynamicInfo& dyn, const ElfCa
   scope.sectionless = file.sections().size() <= 1;
   scope.maybe_go = go_section || scope.sectionless;
   scope.maybe_libc = statically_linked || (f.needed.empty() && symbols.exports_libc_start_main);
-  scope.static_resolver = statically_linked || scope.maybe_go;
-  ContentScan scan =
-      kept ? narrowed(ContentScan{kept->needles_found()}, scope) : scan_content(file.bytes(), scope, code_of(file));
+  // musl's resolver text dates the release of a musl linked in, or of musl's loader (musl_releases.h).
+  scope.static_resolver = statically_linked || scope.maybe_go || scope.maybe_libc;
+  const ByteRanges code = kept ? ByteRanges{} : code_of(file);
+  ContentScan scan = kept ? narrowed(ContentScan{kept->needles_found()}, scope) : scan_content(file.bytes(), scope, code);
 
   std::optional<GoBuildInfo> go;
   if (go_section || scan.found(kGoMagic)) go = go_buildinfo(file, scan.at[kGoMagic], kept);
@@ -357,9 +382,11 @@ void read_beyond_loader(const ElfFile& file, const DynamicInfo& dyn, const ElfCa
   set_language_facts(file, scan, f);
   std::string_view head = file.bytes().substr(0, 4096);
   f.packed = contains(head, "UPX!") || file.section("UPX0") || file.section("UPX1");
-  set_libc(symbols, scan, go, f);
+  set_libc(symbols, scan, go, statically_linked ? libc_at_entry(file, f) : LibcKind::Unknown, f);
   set_resolves_names(symbols, scan, go.has_value(), statically_linked, f);
   set_uses_local_time(symbols, scan, loader_view, f);
+  if (f.libc == LibcKind::Musl && (statically_linked || f.is_musl_loader) && !go)
+    f.musl_built_in = musl_range_of(file.bytes(), code, kept != nullptr, scan, symbols.musl, f);
   // A libc is never kept in parts (it is far smaller than kElfWholeFileBytes); the release
   // strings are looked for only in a file kept whole.
   if (is_glibc_own_library(f) && !kept) f.glibc_release = glibc_release_in(file.bytes());

@@ -19,6 +19,18 @@ const char* to_string(Linkage l);   // "static", "static-pie", "dynamic"
 const char* to_string(LibcKind k);  // "unknown", "musl", "glibc", "none"
 std::string to_string(ElfType t);   // "rel", "exec", "dyn", "core", "et-<n>" for another number; "" when Unknown
 
+// The musl releases a program linked statically against musl can carry, from what each release changed in
+// the code it links (elf/musl_releases.h): `since` the oldest, `before` the first it cannot be, "" where
+// nothing tells; `evidence` says what told each end.
+struct MuslRange {
+  std::string since;
+  std::string before;
+  std::vector<std::string> evidence;
+  bool operator==(const MuslRange& o) const {
+    return since == o.since && before == o.before && evidence == o.evidence;
+  }
+};
+
 // What one ELF file says about how it will load and run. A pure function of
 // the file's bytes (see inspect_elf). Field names match the JSON output.
 struct ElfFacts {
@@ -60,6 +72,8 @@ struct ElfFacts {
   std::string glibc_release;         // for glibc's own libc.so.6 / loader: "2.36"
   bool is_musl_loader = false;       // musl's libc.so / ld-musl-*.so.1 itself
   std::string musl_release;          // for musl's loader: the version it carries, "1.2.5"; "" when unclear
+  // For a static program with musl linked in, and musl's loader: the releases its code can be.
+  MuslRange musl_built_in;
   bool go_tzdata = false;            // Go binary embedding the time/tzdata package
   bool uses_tls = false;             // links libssl/libgnutls/libcurl/..., or Go with crypto/tls
   // Built from Swift: needs a Swift runtime library (libswiftCore.so, libswift_Concurrency.so,
@@ -134,6 +148,8 @@ std::string elf_machine_name(uint16_t e_machine, int elf_class, bool little_endi
 
 void to_json(nlohmann::json& j, const ElfFacts& f);
 void from_json(const nlohmann::json& j, ElfFacts& f);
+void to_json(nlohmann::json& j, const MuslRange& r);
+void from_json(const nlohmann::json& j, MuslRange& r);
 void to_json(nlohmann::json& j, const ElfError& e);
 void from_json(const nlohmann::json& j, ElfError& e);
 

@@ -44,6 +44,16 @@ std::optional<bool> optional_bool_from(const nlohmann::json& j, const char* key)
 
 }  // namespace
 
+void to_json(nlohmann::json& j, const MuslRange& r) {
+  j = {{"since", r.since}, {"before", r.before}, {"evidence", r.evidence}};
+}
+
+void from_json(const nlohmann::json& j, MuslRange& r) {
+  r.since = j.value("since", std::string());
+  r.before = j.value("before", std::string());
+  r.evidence = j.value("evidence", std::vector<std::string>());
+}
+
 void to_json(nlohmann::json& j, const ElfError& e) {
   j = {{"message", e.message}, {"identity", nullptr}};
   if (e.identity)
@@ -89,6 +99,7 @@ void to_json(nlohmann::json& j, const ElfFacts& f) {
       {"glibc_release", f.glibc_release},
       {"is_musl_loader", f.is_musl_loader},
       {"musl_release", f.musl_release},
+      {"musl_built_in", f.musl_built_in},
       {"go_tzdata", f.go_tzdata},
       {"uses_tls", f.uses_tls},
       {"swift", f.swift},
@@ -130,6 +141,7 @@ void from_json(const nlohmann::json& j, ElfFacts& f) {
   f.glibc_release = j.value("glibc_release", f.glibc_release);
   f.is_musl_loader = j.value("is_musl_loader", f.is_musl_loader);
   f.musl_release = j.value("musl_release", f.musl_release);
+  f.musl_built_in = j.value("musl_built_in", f.musl_built_in);
   f.go_tzdata = j.value("go_tzdata", f.go_tzdata);
   f.uses_tls = j.value("uses_tls", f.uses_tls);
   f.swift = j.value("swift", f.swift);

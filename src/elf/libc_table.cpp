@@ -66,6 +66,14 @@ const std::array<LibcSignature, kLibcSignatureCount> kLibcSignatures = {{
     {kGlibc, "FATAL: kernel too old"},  // a static program's check of the kernel, csu/libc-start.c
 }};
 
+// musl's arch/<ARCH>/crt_arch.h, the same in every release since 1.1.
+const std::array<LibcEntryCode, kLibcEntryCodeCount> kLibcEntryCodes = {{
+    // xor %rbp,%rbp; mov %rsp,%rdi; lea _DYNAMIC(%rip),%rsi (glibc's _start begins xor %ebp,%ebp or endbr64)
+    {kMusl, "x86_64", std::string_view("\x48\x31\xed\x48\x89\xe7\x48\x8d\x35", 9)},
+    // mov x29, #0; mov x30, #0; mov x0, sp (glibc's third is mov x5, x0)
+    {kMusl, "aarch64", std::string_view("\x1d\x00\x80\xd2\x1e\x00\x80\xd2\xe0\x03\x00\x91", 12)},
+}};
+
 const std::vector<LibcShim> kLibcShims = {
     // Alpine's gcompat: glibc's loader names (ld-linux-x86-64.so.2, ...) as links to musl's loader, and
     // libgcompat.so.0 for the glibc functions musl lacks.
@@ -154,6 +162,14 @@ LibcKind libc_of_static_symbol(std::string_view symbol) {
 }
 
 const std::array<LibcSignature, kLibcSignatureCount>& libc_signatures() { return kLibcSignatures; }
+
+const std::array<LibcEntryCode, kLibcEntryCodeCount>& libc_entry_codes() { return kLibcEntryCodes; }
+
+LibcKind libc_of_entry_code(std::string_view machine, std::string_view entry) {
+  for (const LibcEntryCode& row : kLibcEntryCodes)
+    if (machine == row.machine && starts_with(entry, row.code)) return row.family;
+  return LibcKind::Unknown;
+}
 
 const std::vector<LibcShim>& libc_shims() { return kLibcShims; }
 

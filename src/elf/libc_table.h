@@ -80,6 +80,20 @@ struct LibcSignature {
 constexpr size_t kLibcSignatureCount = 3;
 const std::array<LibcSignature, kLibcSignatureCount>& libc_signatures();
 
+// The first instructions of a C library's program entry (_start in its crt1.o, written in assembly), found
+// at e_entry of a program it is linked into statically: they tell the libc of a stripped program that
+// holds none of its text.
+struct LibcEntryCode {
+  LibcKind family;
+  const char* machine;    // ElfFacts::machine
+  std::string_view code;  // the instruction bytes, up to the first that names an address
+};
+constexpr size_t kLibcEntryCodeCount = 2;
+const std::array<LibcEntryCode, kLibcEntryCodeCount>& libc_entry_codes();
+
+// The family whose entry code `entry` (the bytes at e_entry) starts with, for `machine`; Unknown when none.
+LibcKind libc_of_entry_code(std::string_view machine, std::string_view entry);
+
 // A package that lets programs of another libc start: it gives that libc's loader names to its own.
 struct LibcShim {
   const char* package;

@@ -130,6 +130,7 @@ void to_json(nlohmann::json& j, const BinaryFacts& b) {
        {"swift", e.swift},
        {"swift_static", e.swift_static},
        {"resolves_names", e.resolves_names},
+       {"musl_built_in", e.musl_built_in},
        {"uses_local_time", e.uses_local_time},
        {"sections_error", e.sections_error}};
 }

@@ -27,7 +27,7 @@ struct Entry {
 
 // Bumped whenever LayerFacts' JSON (or what read_layer extracts) changes, so
 // cached facts of an older format are read again.
-inline constexpr int kLayerFactsFormatVersion = 8;
+inline constexpr int kLayerFactsFormatVersion = 9;
 
 // What passes one of imgaudit's bounds and so was not read (an entry's path, an ld.so.conf line): a finding
 // (input-over-limit) lists it, so that one such entry costs its own reading, not the whole image's.
