@@ -105,13 +105,7 @@ TEST(ResolverFindings, BareMuslLoaderIsJudgedByTheVersionItCarries) {
   EXPECT_NE(info[0]["message"].get<std::string>().find("(musl " + native.musl_version + ")"), std::string::npos)
       << info[0]["message"];
   // musl retries truncated answers over TCP from 1.2.4 on.
-  auto parts = [](const std::string& v) {
-    std::vector<int> n;
-    std::stringstream in(v);
-    for (std::string p; std::getline(in, p, '.');) n.push_back(std::atoi(p.c_str()));
-    return n;
-  };
-  const bool before_tcp = parts(native.musl_version) < std::vector<int>{1, 2, 4};
+  const bool before_tcp = older(native.musl_version, {1, 2, 4});
   auto no_tcp = findings(j, "musl-dns-no-tcp");
   ASSERT_EQ(no_tcp.size(), before_tcp ? 1u : 0u) << native.musl_version << "\n" << j["findings"].dump(1);
   if (before_tcp) {
