@@ -17,9 +17,8 @@ namespace imgaudit {
 
 std::string version_text() {
   std::string commit = *kImgauditCommit ? std::string(kImgauditCommit) : "unknown";
-  const Catalog& catalog = Catalog::builtin();
   return std::string("imgaudit ") + kImgauditVersion + " (commit " + commit + ", built " + kImgauditBuildDate + ")\n" +
-         "rules: " + std::to_string(catalog.rules().size()) + ", catalog " + catalog.version() + "\n" +
+         "rules: " + std::to_string(Catalog::builtin_size()) + ", catalog " + Catalog::builtin_version() + "\n" +
          archive_version_details() + "\n" +
          "gzip layers: " + inflater_version(fastest_inflater()) + "\n" +
          "libelf: elfutils 0." + std::to_string(_ELFUTILS_VERSION) + " (built with)\n" +

@@ -57,12 +57,13 @@ class Catalog {
   // What to say of an id that is no rule's: "unknown rule id 'ID' (did you mean musl-allocator? imgaudit rules
   // lists them)", the id made printable.
   std::string unknown_id(const std::string& id) const;
-  // "sha256:<12 hex>" of rules/*.json as compiled in: which catalog a report was made with.
-  const std::string& version() const { return version_; }
+  // "sha256:<12 hex>" of rules/*.json as compiled in (digested when the build embeds them): which catalog a
+  // report was made with. Known, as the count of its rules (one a file), without parsing the catalog.
+  static std::string builtin_version();
+  static size_t builtin_size();
 
  private:
   std::vector<Rule> rules_;
-  std::string version_;
 };
 
 // One piece of a template, as every reader of templates splits it: literal text, or a placeholder {name}

@@ -1,15 +1,38 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "rules/catalog.h"
 #include "rules/finding_groups.h"
+#include "util/sha256.h"
 #include "util/strings.h"
 
 using namespace imgaudit;
+
+// The catalog's version and size are known without parsing it: the digest the build made of rules/*.json
+// (a line of each file's name and a line of its bytes in hex, in name order), and one rule a file.
+TEST(Catalog, VersionAndSizeAreThoseOfTheRuleFiles) {
+  std::vector<std::filesystem::path> files;
+  for (auto& e : std::filesystem::directory_iterator(std::string(IMGAUDIT_SOURCE_DIR) + "/rules"))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::string lines;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), hex;
+    for (unsigned char c : bytes) hex += "0123456789abcdef"[c >> 4], hex += "0123456789abcdef"[c & 15];
+    lines += f.filename().string() + "\n" + hex + "\n";
+  }
+  EXPECT_EQ(Catalog::builtin_version(), Sha256::of(lines).substr(0, 7 + 12));
+  EXPECT_EQ(Catalog::builtin_size(), files.size());
+  EXPECT_EQ(Catalog::builtin().rules().size(), files.size());
+}
 
 TEST(Catalog, HoldsTheCoreRulesWithEveryField) {
   const auto& c = Catalog::builtin();
