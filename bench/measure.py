@@ -1,9 +1,11 @@
 """Times imgaudit on OCI layouts against decompression alone and against extract-then-scan.
 
-For each image: a one-thread zlib inflate of its gzip layers (the floor imgaudit's CPU is measured
-against), libdeflate's whole-buffer gunzip, or zstd -dc; imgaudit -j 1, -j 1 --no-verify-diff-ids and
-the default (one thread per core); umoci unpack then scanelf -qR. Wall, CPU (user + system) and peak
-RSS of each, and the ratios. Usage: measure.py IMGAUDIT WORK_DIR IMAGE...
+For each image: a one-thread zlib inflate of its gzip layers, the floor of what imgaudit must do with the
+bytes when it verifies them (ISA-L's inflate and SHA-256 of both sides, one thread: imgaudit-bench-floor,
+bench/floor.cpp, beside IMGAUDIT), libdeflate's whole-buffer gunzip, or zstd -dc; imgaudit -j 1, -j 1
+--no-verify-diff-ids and the default (one thread per core); umoci unpack then scanelf -qR. Each command
+runs ROUNDS times, interleaved round by round, and its median (by CPU) is shown: wall, CPU (user + system)
+and peak RSS, and imgaudit's ratios to each floor. Usage: measure.py IMGAUDIT WORK_DIR IMAGE...
 """
 import json
 import os
@@ -11,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
 
 ZLIB_FLOOR = """
 import sys, zlib
@@ -42,11 +46,14 @@ def layer_blobs(layout):
     return [(os.path.join(layout, "blobs", "sha256", l["digest"][7:]), l["mediaType"]) for l in manifest["layers"]]
 
 
-def floors(blobs):
-    """The decompression-only runs that fit the layers' compression."""
+def floors(imgaudit, blobs):
+    """The decompression-only runs that fit the layers' compression, the floors first."""
     paths = [b for b, _ in blobs]
     if all(t.endswith("gzip") for _, t in blobs):
         runs = {"zlib inflate, one thread (Python's start-up taken off)": [sys.executable, "-c", ZLIB_FLOOR] + paths}
+        isal_floor = os.path.join(os.path.dirname(imgaudit), "imgaudit-bench-floor")
+        if os.path.exists(isal_floor):
+            runs["ISA-L inflate + SHA-256 of both sides, one thread"] = [isal_floor] + paths
         if shutil.which("libdeflate-gunzip"):
             runs["libdeflate-gunzip (whole buffer)"] = ["sh", "-c", " && ".join(f"libdeflate-gunzip -c '{p}' >/dev/null" for p in paths)]
         return runs
@@ -55,12 +62,22 @@ def floors(blobs):
     return {}
 
 
-def row(label, r, floor, ok=(0, 1)):
+def row(label, r, floors_run=None, ok=(0, 1)):
+    """One command's line; with `floors_run` ({name: (wall, cpu)}), its CPU as a multiple of each."""
     status, err, wall, cpu, rss = r
     if status not in ok:
         return f"  {label}: failed ({status}): {err.decode(errors='replace').strip()[:200]}"
-    ratio = f", {cpu / floor[1]:.2f}x its CPU, {wall / floor[0]:.2f}x its wall" if floor else ""
-    return f"  {label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB peak{ratio}"
+    ratios = "".join(f", {cpu / f[1]:.2f}x the {name} floor's CPU" for name, f in (floors_run or {}).items())
+    return f"  {label}: {wall:.3f} s wall, {cpu:.3f} s CPU, {rss:.0f} MiB peak{ratios}"
+
+
+def interleaved(cmds):
+    """{label: the median run of cmd} over ROUNDS rounds, each command once a round in turn."""
+    runs = {label: [] for label in cmds}
+    for _ in range(ROUNDS):
+        for label, cmd in cmds.items():
+            runs[label].append(timed(cmd))
+    return {label: sorted(rs, key=lambda r: (r[0] != 0, r[3]))[len(rs) // 2] for label, rs in runs.items()}
 
 
 def measure(imgaudit, work, name):
@@ -77,22 +94,24 @@ def measure(imgaudit, work, name):
     print(f"{name}: {len(blobs)} layers ({blobs[0][1].rsplit('+', 1)[-1]}), {compressed / 2**20:.0f} MiB compressed, "
           f"{uncompressed / 2**20:.0f} MiB uncompressed, {len(report['binaries'])} ELF files")
 
-    floor = None
-    startup = timed([sys.executable, "-c", "import sys, zlib"])  # taken off the zlib floor
-    for label, cmd in floors(blobs).items():
-        r = timed(cmd)
-        if cmd[0] == sys.executable:
-            r = (r[0], r[1], max(r[2] - startup[2], 1e-3), max(r[3] - startup[3], 1e-3), r[4])
-        floor = floor or (r[2], r[3])
-        print(row(label, r, None) + (" (the floor)" if floor == (r[2], r[3]) else ""))
     base = [imgaudit, "--fail-on", "never", "--no-cache", "--format", "json"]
-    runs = {"imgaudit -j 1": base + ["-j", "1"],
-            "imgaudit -j 1 --no-verify-diff-ids": base + ["-j", "1", "--no-verify-diff-ids"],
-            f"imgaudit (-j {os.cpu_count()})": base}
-    audited = {}
-    for label, cmd in runs.items():
-        audited[label] = timed(cmd + ["oci:" + layout])
-        print(row(label, audited[label], floor))
+    audits = {"imgaudit -j 1": base + ["-j", "1", "oci:" + layout],
+              "imgaudit -j 1 --no-verify-diff-ids": base + ["-j", "1", "--no-verify-diff-ids", "oci:" + layout],
+              f"imgaudit (-j {os.cpu_count()})": base + ["oci:" + layout]}
+    floor_cmds = floors(imgaudit, blobs)
+    runs = interleaved({**floor_cmds, **audits, "python3 start-up": [sys.executable, "-c", "import sys, zlib"]})
+    startup = runs.pop("python3 start-up")
+    named = {}  # the floors imgaudit is measured against, by short name
+    for label, cmd in floor_cmds.items():
+        r = runs[label]
+        if cmd[0] == sys.executable:  # Python's start-up taken off
+            r = (r[0], r[1], max(r[2] - startup[2], 1e-3), max(r[3] - startup[3], 1e-3), r[4])
+        if r[0] == 0 and len(named) < 2 and not label.startswith("libdeflate"):
+            named["zlib" if cmd[0] == sys.executable else label.split(" ")[0]] = (r[2], r[3])
+        print(row(label, r))
+    for label in audits:
+        print(row(label, runs[label], named))
+    audited = runs
     if shutil.which("umoci") and shutil.which("scanelf"):
         bundle = os.path.join(work, name + "-bundle")
         r = timed(["sh", "-c", f"umoci unpack --rootless --image '{layout}:bench' '{bundle}' && scanelf -qR '{bundle}/rootfs'"])
@@ -107,7 +126,11 @@ def measure(imgaudit, work, name):
 def main():
     imgaudit, work, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     load = os.getloadavg()
-    print(f"cores: {os.cpu_count()}, load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"cores: {os.cpu_count()}, load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {ROUNDS} rounds")
+    starts = sorted((timed([imgaudit, "--version"]) for _ in range(5 * ROUNDS)), key=lambda r: r[3])
+    start = starts[len(starts) // 2]
+    print(f"imgaudit --version (start-up): {start[3] * 1000:.1f} ms CPU, {start[2] * 1000:.1f} ms wall, "
+          f"median of {len(starts)}")
     for name in names:
         measure(imgaudit, work, name)
     load = os.getloadavg()

@@ -17,9 +17,11 @@ std::vector<std::string_view> content_needles(const ScanScope& scope) {
   for (size_t i = 0; i < kAllocatorCount; ++i) needles[kAllocatorBanners + i] = allocators()[i].banner;
   if (scope.maybe_libc) {
     for (size_t i = 0; i < kLibcSignatureCount; ++i) needles[kLibcSignatures + i] = libc_signatures()[i].text;
+    // The Text rows only: the Code rows' few bytes are too short for the gram index, and a pass of their own
+    // over every file would cost more than the rest of the scan (scan_code_markers looks for them in code).
     for (size_t i = 0; i < kMuslMarkerCount; ++i) {
       const MuslReleaseMarker& m = musl_release_markers()[i];
-      if (m.kind == MuslMarkerKind::Symbol) continue;
+      if (m.kind != MuslMarkerKind::Text) continue;
       needles[kMuslMarkers + 2 * i] = m.newer;
       needles[kMuslMarkers + 2 * i + 1] = m.older;
     }

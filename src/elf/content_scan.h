@@ -45,8 +45,8 @@ using ByteRanges = std::vector<std::pair<size_t, size_t>>;
 // One pass over the bytes for every needle in scope, `skipped` left out: the file's code, where no
 // needle is text (about 70% of a distribution's libraries).
 ContentScan scan_content(std::string_view bytes, const ScanScope& scope, const ByteRanges& skipped = {});
-// The musl markers of the Code rows, looked for in `code` only: for a file kept whole, whose scan_content
-// left its code out.
+// The musl markers of the Code rows, looked for in `code` only, in a file kept whole: scan_content leaves
+// them out (a file kept in parts goes without them).
 void scan_code_markers(std::string_view bytes, const ByteRanges& code, ContentScan& scan);
 
 // What `scan` found of the musl markers' bytes, noted in `sight`.

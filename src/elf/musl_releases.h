@@ -15,7 +15,8 @@ namespace imgaudit {
 
 enum class MuslMarkerKind {
   Text,    // bytes of a string table of musl's, looked for anywhere in the file
-  Code,    // the instruction bytes one machine's compilers give a line of musl, looked for in the file's code
+  Code,    // the instruction bytes one machine's compilers give a line of musl, looked for in the code of a file
+           // kept whole (up to kElfWholeFileBytes)
   Symbol,  // a function in the symbol table (.symtab), which a static program keeps unless stripped
 };
 
