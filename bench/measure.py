@@ -111,12 +111,11 @@ def measure(imgaudit, work, name):
         print(row(label, r))
     for label in audits:
         print(row(label, runs[label], named))
-    audited = runs
     if shutil.which("umoci") and shutil.which("scanelf"):
         bundle = os.path.join(work, name + "-bundle")
         r = timed(["sh", "-c", f"umoci unpack --rootless --image '{layout}:bench' '{bundle}' && scanelf -qR '{bundle}/rootfs'"])
         shutil.rmtree(bundle, ignore_errors=True)
-        ours = audited["imgaudit -j 1"]
+        ours = runs["imgaudit -j 1"]
         line = row("umoci unpack + scanelf -qR", r, None, ok=(0,))
         print(line if r[0] != 0 else line + f", {r[3] / ours[3]:.1f}x imgaudit -j 1's CPU")
     else:

@@ -1,7 +1,6 @@
 #include "rules/catalog.h"
 
 #include <algorithm>
-#include <cstring>
 #include <set>
 #include <stdexcept>
 

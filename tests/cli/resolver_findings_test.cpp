@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <sstream>
 
 #include "exec_truth.h"
 #include "image_fixture.h"
 #include "truncating_nameserver.h"
+#include "util/version.h"
 
 using namespace imgaudit;
 using namespace imgaudit::test;
@@ -29,14 +29,6 @@ const char* const kLookupC =
     "  if (e) { printf(\"lookup failed: %d\\n\", e); return 1; }\n"
     "  int n = 0; for (struct addrinfo* a = r; a; a = a->ai_next) ++n;\n"
     "  printf(\"%d addresses\\n\", n); return 0; }\n";
-
-// True when `version` (dotted) is older than `than`.
-bool older(const std::string& version, std::vector<int> than) {
-  std::vector<int> n;
-  std::stringstream in(version);
-  for (std::string p; std::getline(in, p, '.');) n.push_back(std::atoi(p.c_str()));
-  return n < than;
-}
 
 }  // namespace
 
@@ -62,7 +54,7 @@ TEST(ResolverFindings, ProgramsThatResolveNamesOnAlpineGetTheResolverNote) {
   // Alpine 3.20's musl 1.2.5 retries truncated answers over TCP; the static client carries this machine's
   // musl, which does too from 1.2.4 on.
   auto no_tcp = findings(j, "musl-dns-no-tcp");
-  if (older(native_target().musl_version, {1, 2, 4})) {
+  if (version_newer("1.2.4", native_target().musl_version)) {
     ASSERT_EQ(no_tcp.size(), 1u) << j["findings"].dump(1);
     EXPECT_EQ(no_tcp[0]["paths"], nlohmann::json::array({"/app/static-client"}));
   } else {
@@ -105,7 +97,7 @@ TEST(ResolverFindings, BareMuslLoaderIsJudgedByTheVersionItCarries) {
   EXPECT_NE(info[0]["message"].get<std::string>().find("(musl " + native.musl_version + ")"), std::string::npos)
       << info[0]["message"];
   // musl retries truncated answers over TCP from 1.2.4 on.
-  const bool before_tcp = older(native.musl_version, {1, 2, 4});
+  const bool before_tcp = version_newer("1.2.4", native.musl_version);
   auto no_tcp = findings(j, "musl-dns-no-tcp");
   ASSERT_EQ(no_tcp.size(), before_tcp ? 1u : 0u) << native.musl_version << "\n" << j["findings"].dump(1);
   if (before_tcp) {
@@ -156,7 +148,7 @@ TEST(ResolverFindings, ProgramsListedWithoutDnsOverTcpAreTheOnesWhoseLookupsFail
   // The dynamic program runs on Alpine's musl 1.2.5, which has the fallback; the static ones carry this
   // machine's musl, listed when it is older than 1.2.4.
   EXPECT_EQ(listed.count("/app/lookup"), 0u);
-  EXPECT_EQ(listed.count("/app/static-lookup"), older(native_target().musl_version, {1, 2, 4}) ? 1u : 0u)
+  EXPECT_EQ(listed.count("/app/static-lookup"), version_newer("1.2.4", native_target().musl_version) ? 1u : 0u)
       << native_target().musl_version;
   EXPECT_GT(nameserver.udp_answers(), 0);
 }
