@@ -78,13 +78,14 @@ _imgaudit_option_values() {
   local option=$1 cur=$2
   case $option in
     --format | --fail-on | --min-severity | --color) compgen -W "$(_imgaudit_choices "$option")" -- "$cur" ;;
-    --image-src) compgen -W 'docker podman remote docker,podman,remote' -- "$cur" ;;
+    --image-src) compgen -W 'docker podman containerd remote docker,podman,containerd,remote' -- "$cur" ;;
     --docker-host) compgen -W 'unix:// tcp://' -- "$cur" ;;
+    --containerd-namespace) compgen -W 'default k8s.io moby' -- "$cur" ;;
     --platform) compgen -W 'all linux/amd64 linux/arm64 linux/arm/v7 linux/arm/v6 linux/386 linux/ppc64le linux/s390x linux/riscv64' -- "$cur" ;;
     --ignore)
       # ID, or ID:PATHGLOB: only the id is completed.
       [[ $cur == *:* ]] || compgen -W "$(_imgaudit_rule_ids)" -- "$cur" ;;
-    -o | --output | --config | --dockerfile | --baseline | --ca-cert | --images-from | --cache-key-file) _imgaudit_files "$cur" ;;
+    -o | --output | --config | --dockerfile | --baseline | --ca-cert | --images-from | --cache-key-file | --containerd-address) _imgaudit_files "$cur" ;;
     --cache-dir) _imgaudit_dirs "$cur" ;;
     --cache) compgen -W 'redis:// rediss://' -- "$cur" ;;
     --cache-ttl | --older-than) compgen -W '30d 7d 12h' -- "$cur" ;;

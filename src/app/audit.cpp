@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cache/cache_dir.h"
+#include "containerd/containerd_source.h"
 #include "layer/read_layers.h"
 #include "net/http_session.h"
 #include "source/progress_stream.h"
@@ -31,6 +32,8 @@ AuditSession::AuditSession(const AuditOptions& options)
   registry_.cache = blobs_ ? &*blobs_ : nullptr;
   engine_ = options.engine;
   engine_.http.session = http;
+  containerd_ = options.containerd;
+  containerd_.http.session = http;
 }
 
 OpenedImage AuditSession::open(const std::string& image) const {
@@ -46,6 +49,7 @@ OpenedImage AuditSession::open(const std::string& image) const {
   };
   openers.engine = [&](const std::string& engine, const std::string& name, const std::optional<Platform>& platform,
                        bool required, const StreamedBlobReader& read_blob, EngineMiss* miss) {
+    if (engine == "containerd") return open_containerd_image(name, platform, required, miss, containerd_);
     return open_engine_image(engine, name, platform, required, read_blob, miss, engine_);
   };
   openers.read_streamed_blob = [&](const std::string& path, const std::string& named_digest, uint64_t size,

@@ -5,6 +5,7 @@
 
 #include "cache/blob_cache.h"
 #include "cache/choose_facts_cache.h"
+#include "containerd/containerd_client.h"
 #include "engine/engine_source.h"
 #include "layer/shared_layers.h"
 #include "layer/streamed_layers.h"
@@ -23,7 +24,8 @@ struct AuditOptions {
   bool verify_diff_ids = true;
   RegistryOptions registry;  // its cache, HTTP session and pings are the AuditSession's
   EngineOptions engine;      // its HTTP session is the AuditSession's
-  std::vector<std::string> lookup = {"docker", "podman", "remote"};  // --image-src
+  ContainerdOptions containerd;  // its HTTP session too
+  std::vector<std::string> lookup = {"docker", "podman", "containerd", "remote"};  // --image-src
   // Layer facts, manifests and configs by digest: used for registry images,
   // and for local ones when cache_dir is given.
   bool use_cache = true;
@@ -76,6 +78,7 @@ class AuditSession {
   std::unique_ptr<ReadProgress> progress_;
   RegistryOptions registry_;
   EngineOptions engine_;
+  ContainerdOptions containerd_;
 };
 
 // The pipeline for one image: source -> layers -> merged view -> facts -> rules.

@@ -39,6 +39,7 @@ std::string origin_of(const std::string& url) {
 struct HttpStream::State {
   std::string url;
   HttpOptions options;
+  std::optional<std::string> post_body;  // sent from here: curl does not copy it
   CURL* curl = nullptr;
   curl_slist* header_list = nullptr;
   char errbuf[CURL_ERROR_SIZE] = {};
@@ -195,11 +196,13 @@ std::string url_for_display(const std::string& url) {
 }
 
 std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::vector<std::string>& headers,
-                                             const HttpOptions& options, bool follow_redirects) {
+                                             const HttpOptions& options, bool follow_redirects,
+                                             std::optional<std::string> post_body) {
   if (!options.session) throw std::logic_error("an HTTP request without the run's HttpSession (HttpOptions::session)");
   auto s = std::make_unique<State>();
   s->url = url;
   s->options = options;  // holds the session: the handle goes back to it however long the stream lives
+  s->post_body = std::move(post_body);
   s->curl = s->options.session->take_handle(origin_of(url));
   if (!s->curl) throw TransferError(url_for_display(url) + ": cannot start an HTTP transfer", false);
   for (const std::string& h : headers) s->header_list = curl_slist_append(s->header_list, h.c_str());
@@ -217,6 +220,17 @@ std::unique_ptr<HttpStream> HttpStream::open(const std::string& url, const std::
   curl_easy_setopt(c, CURLOPT_USERAGENT, "imgaudit");
   trust_system_cas(c, options.ca_cert);
   if (!options.unix_socket.empty()) curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, options.unix_socket.c_str());
+  if (options.http2_prior_knowledge) {
+    curl_easy_setopt(c, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE));
+    // libcurl before 8.0 fails a request on a reused prior-knowledge connection ("Error in the HTTP2 framing
+    // layer", curl/curl#10634): a connection each, which a local socket makes cheap.
+    curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
+  }
+  if (s->post_body) {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(s->post_body->size()));
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, s->post_body->data());
+  }
   if (!options.client_cert.empty()) curl_easy_setopt(c, CURLOPT_SSLCERT, options.client_cert.c_str());
   if (!options.client_key.empty()) curl_easy_setopt(c, CURLOPT_SSLKEY, options.client_key.c_str());
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &State::on_header);

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct HttpOptions {
   long timeout_seconds = 30;  // to connect, and without a byte received; kSmallAnswerTimeouts times it for a small answer
   long first_retry_wait_ms = 500;  // before the first retry of a failed request, doubled for each next one
   std::string unix_socket;    // speak HTTP over this unix socket (the Docker Engine API)
+  // Cleartext HTTP/2 from the first byte, as gRPC servers on a unix socket expect (containerd's API).
+  bool http2_prior_knowledge = false;
   std::string client_cert, client_key;  // PEM files for TLS client authentication
   std::string tls_hint = "a private CA: --ca-cert FILE";  // said after a certificate error
   // The run's curl set-up and open connections (net/http_session.h); every request needs one, and each stream
@@ -35,7 +38,7 @@ class TransferError : public InputError {
   bool transient_;
 };
 
-// One GET (or HEAD) through libcurl, run in its own thread, on a handle of options.session: open() returns
+// One GET (or, with a request body, a POST) through libcurl, run in its own thread, on a handle of options.session: open() returns
 // once the final response's headers are in (redirects followed), and the
 // body then streams through a bounded buffer, so a slow reader slows the
 // download instead of filling memory. Thread-safe to use from one thread at a time.
@@ -47,11 +50,13 @@ class HttpStream : public ByteStream {
  public:
   // Throws TransferError when no response comes; std::logic_error without options.session.
   static std::unique_ptr<HttpStream> open(const std::string& url, const std::vector<std::string>& headers,
-                                          const HttpOptions& options, bool follow_redirects = true);
+                                          const HttpOptions& options, bool follow_redirects = true,
+                                          std::optional<std::string> post_body = std::nullopt);
   ~HttpStream() override;
 
   long status() const;
-  // A response header by lower-case name, its last line when repeated; "" when absent.
+  // A response header by lower-case name, its last line when repeated; "" when absent. Trailers (HTTP/2's
+  // after the body: gRPC's status) are among them once read() has returned 0.
   std::string header(const std::string& name) const;
   // Every line of a header that may come several times (Link), in order.
   std::vector<std::string> header_lines(const std::string& name) const;

@@ -59,7 +59,8 @@ ImageRef parse_image_ref(const std::string& image) {
   };
   static const Named named[] = {{"docker://", ImageRef::Registry},
                                 {"docker-daemon:", ImageRef::DockerDaemon},
-                                {"podman:", ImageRef::Podman}};
+                                {"podman:", ImageRef::Podman},
+                                {"containerd:", ImageRef::Containerd}};
   for (const Named& n : named) {
     if (!starts_with(image, n.prefix)) continue;
     ref.kind = n.kind;

@@ -26,6 +26,7 @@ std::string describe(const ImageRef& ref) {
     case ImageRef::Stdin: return "docker-archive:-";
     case ImageRef::DockerDaemon: return "docker-daemon:" + ref.reference;
     case ImageRef::Podman: return "podman:" + ref.reference;
+    case ImageRef::Containerd: return "containerd:" + ref.reference;
     default: return ref.path.empty() ? ref.reference : ref.path;
   }
 }
@@ -54,7 +55,7 @@ std::unique_ptr<ImageSource> open_stream(const std::string& path, const std::str
 
 std::unique_ptr<ImageSource> open_engine(const std::string& engine, const ImageRef& ref,
                                          const std::optional<Platform>& platform, const ImageOpeners& openers) {
-  if (!openers.engine) throw InputError("the Docker Engine and Podman are not available here");
+  if (!openers.engine) throw InputError("the Docker Engine, Podman and containerd are not available here");
   return openers.engine(engine, ref.reference, platform, true, openers.read_streamed_blob, nullptr);
 }
 
@@ -121,6 +122,7 @@ std::unique_ptr<ImageSource> open_ref(ImageRef ref, const std::optional<Platform
       return openers.registry(ref.reference, platform);
     case ImageRef::DockerDaemon: return open_engine("docker", ref, platform, openers);
     case ImageRef::Podman: return open_engine("podman", ref, platform, openers);
+    case ImageRef::Containerd: return open_engine("containerd", ref, platform, openers);
     case ImageRef::Lookup: return look_up(ref, platform, openers, passed_over);
     case ImageRef::Stdin:
       if (isatty(STDIN_FILENO))

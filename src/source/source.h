@@ -40,7 +40,7 @@ class ByteStream {
 
 // Who an image is, as far as its source can tell.
 struct ImageIdentity {
-  // "oci", "oci-archive", "docker-archive", "rootfs", "registry", "docker", "podman"
+  // "oci", "oci-archive", "docker-archive", "rootfs", "registry", "docker", "podman", "containerd"
   std::string transport;
   std::string image_id;                  // the config's digest, as `docker images` shows it
   std::vector<std::string> repo_tags;    // "app:1", "docker.io/library/alpine:3.20"
@@ -103,8 +103,8 @@ struct ImageOpeners {
   // A registry reference.
   std::function<std::unique_ptr<ImageSource>(const std::string& reference, const std::optional<Platform>& platform)>
       registry;
-  // An image of the local Docker Engine (`engine` "docker") or Podman
-  // ("podman"), read through `read_blob`. Unless `required`, an engine that
+  // An image of the local Docker Engine (`engine` "docker"), Podman
+  // ("podman"), read through `read_blob`, or containerd ("containerd"). Unless `required`, an engine that
   // is not reachable or has no such image gives nullptr and says why in *miss.
   std::function<std::unique_ptr<ImageSource>(const std::string& engine, const std::string& name,
                                              const std::optional<Platform>& platform, bool required,
@@ -112,13 +112,13 @@ struct ImageOpeners {
       engine;
   // Where the layer blobs of archives read in one pass (stdin, pipes, engines) go.
   StreamedBlobReader read_streamed_blob;
-  // Where a bare name is looked for, in this order: "docker", "podman", "remote".
-  std::vector<std::string> lookup = {"docker", "podman", "remote"};
+  // Where a bare name is looked for, in this order: "docker", "podman", "containerd", "remote".
+  std::vector<std::string> lookup = {"docker", "podman", "containerd", "remote"};
 };
 
 // Opens IMAGE as the CLI takes it: "oci:PATH[:TAG]", "docker-archive:PATH",
 // "oci-archive:PATH", "rootfs:PATH", a path detected by content, "-" for an
-// archive on standard input, "docker-daemon:NAME", "podman:NAME",
+// archive on standard input, "docker-daemon:NAME", "podman:NAME", "containerd:NAME",
 // "docker://REF"; a bare name is looked for in `openers.lookup` order, and
 // each place that did not have it is added to *passed_over when given.
 // Throws InputError naming the input and the cause.

@@ -225,6 +225,12 @@ inline constexpr int kMaxAttempts = 4;
 // A 429 asking to wait longer than this is an error, not a wait.
 inline constexpr long kMaxRetryAfterSeconds = 30;
 
+// containerd's API (gRPC on its socket): one answer message. Its Read answers come in chunks of 1 MiB, an
+// image record or a content record is some hundred bytes; gRPC's own clients refuse over 4 MiB by default.
+inline constexpr uint64_t kMaxGrpcMessage = 4 << 20;
+// Bytes of a gRPC status message shown in an error ("image \"x\": not found").
+inline constexpr size_t kGrpcStatusShown = 300;
+
 // Many images a run (IMAGE..., --images-from, --registry).
 // Images one run audits; a longer list is an error, not a cut.
 inline constexpr size_t kMaxImagesPerRun = 100000;

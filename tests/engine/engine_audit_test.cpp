@@ -194,7 +194,7 @@ TEST_F(EngineAudit, ImageSrcOrderAndWhatWasTried) {
                              "unix:///nonexistent/podman.sock (CONTAINER_HOST): not running (no socket there)\n");
   CliResult bad = audit("--image-src docker,cloud app-test:1");
   EXPECT_EQ(bad.status, 2);
-  EXPECT_EQ(bad.err, "imgaudit: --image-src: \"cloud\" is none of docker, podman, remote\n");
+  EXPECT_EQ(bad.err, "imgaudit: --image-src: \"cloud\" is none of docker, podman, containerd, remote\n");
 }
 
 TEST_F(EngineAudit, APlatformTheLocalImageIsNotForIsRefusedOrPassedOver) {

@@ -207,6 +207,9 @@ TEST(SourceBadInput, ABareNameFoundNowhereHeadlinesTheNearestMiss) {
       if (engine == "podman")
         *miss = {EngineMiss::Kind::Unreachable, "Podman at unix:///p.sock (the default socket): not running (no socket there)",
                  "not running"};
+      else if (engine == "containerd")
+        *miss = {EngineMiss::Kind::Absent, "containerd at /c.sock (namespace default): no image " + name,
+                 "no image " + name};
       else if (docker_has_it)
         *miss = {EngineMiss::Kind::OtherPlatform, docker_why + ": " + name + " is for linux/amd64, not linux/arm64",
                  name + " is for linux/amd64"};
@@ -223,12 +226,12 @@ TEST(SourceBadInput, ABareNameFoundNowhereHeadlinesTheNearestMiss) {
   openers.engine = engines(true);
   EXPECT_EQ(error_of(openers),
             "app:dev: " + docker_why + ": app:dev is for linux/amd64, not linux/arm64 (looked in docker: app:dev is "
-            "for linux/amd64; podman: not running; the registry: https://registry-1.docker.io/v2/: cannot resolve the "
+            "for linux/amd64; podman: not running; containerd: no image app:dev; the registry: https://registry-1.docker.io/v2/: cannot resolve the "
             "host name)");
   // Nowhere locally: the registry's answer, then the engines in a few words (no socket paths).
   openers.engine = engines(false);
   EXPECT_EQ(error_of(openers), "app:dev: https://registry-1.docker.io/v2/: cannot resolve the host name (looked in the "
-                               "registry after docker: no image app:dev; podman: not running)");
+                               "registry after docker: no image app:dev; podman: not running; containerd: no image app:dev)");
   // No registry asked (--image-src docker,podman): each engine's whole answer.
   openers.lookup = {"docker", "podman"};
   EXPECT_EQ(error_of(openers), "app:dev: not found: docker: " + docker_why + ": no image app:dev; podman: Podman at "

@@ -1,0 +1,140 @@
+#include "containerd/containerd_source.h"
+
+#include "containerd/containerd_store.h"
+#include "engine/engine_client.h"
+#include "registry/reference.h"
+#include "source/json_blobs.h"
+#include "source/manifest_walker.h"
+#include "source/media_types.h"
+#include "source/stored_image.h"
+#include "util/error.h"
+#include "util/limits.h"
+#include "util/sha256.h"
+#include "util/strings.h"
+
+namespace imgaudit {
+
+namespace {
+
+const char kPrefix[] = "containerd:";
+
+// NAME as given, then as docker normalises it, when that differs.
+std::vector<std::string> names_to_try(const std::string& name) {
+  std::vector<std::string> names = {name};
+  try {
+    std::string normalised = parse_registry_ref(name).str();
+    if (normalised != name) names.push_back(normalised);
+  } catch (const InputError&) {
+  }
+  return names;
+}
+
+nlohmann::json descriptor_json(const Descriptor& d) {
+  nlohmann::json j = {{"mediaType", d.media_type}, {"digest", d.digest}};
+  if (d.size >= 0) j["size"] = d.size;
+  return j;
+}
+
+// An index whose manifests containerd has not all: those it has, and the platforms of those it has not.
+struct PresentManifests {
+  nlohmann::json index;
+  std::vector<std::string> absent;  // "linux/arm64"
+};
+
+PresentManifests keep_present(const ContainerdClient& client, nlohmann::json index) {
+  PresentManifests out;
+  auto manifests = index.find("manifests");
+  // A list past the walker's bound is left for the walker to refuse, unasked.
+  if (manifests == index.end() || !manifests->is_array() || manifests->size() > kMaxIndexManifests) {
+    out.index = std::move(index);
+    return out;
+  }
+  nlohmann::json kept = nlohmann::json::array();
+  for (const nlohmann::json& entry : *manifests) {
+    std::string digest = entry.is_object() ? string_field(entry, "digest") : "";
+    if (!is_sha256_digest(digest) || client.content_size(digest)) {
+      kept.push_back(entry);  // a malformed entry is the walker's to refuse
+      continue;
+    }
+    auto p = entry.find("platform");
+    if (p != entry.end() && p->is_object())
+      out.absent.push_back(string_field(*p, "os") + "/" + string_field(*p, "architecture") +
+                           (string_field(*p, "variant").empty() ? "" : "/" + string_field(*p, "variant")));
+  }
+  *manifests = std::move(kept);
+  out.index = std::move(index);
+  return out;
+}
+
+std::string absent_text(const std::vector<std::string>& absent) {
+  return "containerd has not the blobs of " + printable(join(absent, ", "), 300) +
+         " (it pulls one platform unless asked for all: ctr images pull --all-platforms, or audit it with docker://)";
+}
+
+std::unique_ptr<ImageSource> open_record(const std::shared_ptr<const ContainerdClient>& client, const std::string& name,
+                                         const ContainerdImage& record, const std::optional<Platform>& platform,
+                                         const ContainerdOptions& options) {
+  auto store = std::make_shared<ContainerdContentStore>(client);
+  const std::string description = kPrefix + name;
+  const nlohmann::json target = descriptor_json(record.target);
+  nlohmann::json root = read_json_blob(*store, target, "the image's target");
+  std::vector<std::string> absent;
+  if (is_index(record.target.media_type, root)) {
+    PresentManifests present = keep_present(*client, std::move(root));
+    root = std::move(present.index);
+    absent = std::move(present.absent);
+  }
+  BlobStoreManifests manifests(*store);
+  ResolvedManifest m;
+  try {
+    m = walk_to_image(manifests, root, record.target.media_type, record.target.digest, "the image's target", "",
+                      platform);
+  } catch (const InputError& e) {
+    if (absent.empty()) throw;
+    throw InputError(std::string(e.what()) + "; " + absent_text(absent));
+  }
+  ImageIdentity identity{"containerd", m.config_digest, {record.name}, {}, "unix://" + options.socket};
+  auto source = std::make_unique<StoredImage>(description, std::move(identity), store, m.digest, std::move(m.config),
+                                              stored_layers(m.layers));
+  source->set_platforms(std::move(m.platforms), [name, options](const Platform& p) {
+    return open_containerd_image(name, p, true, nullptr, options);
+  });
+  return source;
+}
+
+}  // namespace
+
+std::unique_ptr<ImageSource> open_containerd_image(const std::string& name, const std::optional<Platform>& platform,
+                                                   bool required, EngineMiss* miss, const ContainerdOptions& options) {
+  const std::string subject = kPrefix + name;
+  try {
+    check_engine_image_name(name);  // the Engine's rule: containerd's names are references too
+  } catch (const InputError& e) {
+    throw InputError::about(kPrefix + printable(name, 100), e.what());
+  }
+  auto client = std::make_shared<const ContainerdClient>(options);
+  std::optional<ContainerdImage> record;
+  try {
+    for (const std::string& candidate : names_to_try(name))
+      if ((record = client->image(candidate))) break;
+  } catch (const EngineUnreachable& e) {
+    if (required) throw InputError::about(subject, e.what());
+    if (miss) *miss = {EngineMiss::Kind::Unreachable, e.what(), e.brief()};
+    return nullptr;
+  }
+  if (!record) {
+    std::string why = client->where() + ": no image " + printable(name, 300);
+    if (required)
+      throw InputError::about(subject, why + " (Kubernetes keeps its images in namespace k8s.io, the Docker "
+                                             "Engine in moby: --containerd-namespace)");
+    if (miss) *miss = {EngineMiss::Kind::Absent, why, "no image " + printable(name, 300)};
+    return nullptr;
+  }
+  try {
+    return open_record(client, name, *record, platform, options);
+  } catch (const InputError& e) {
+    throw InputError::about(subject, "in " + client->where() + ": " + e.what());
+  }
+}
+
+}  // namespace imgaudit
