@@ -57,7 +57,7 @@ class EngineAudit : public ::testing::Test {
   }
   // imgaudit with the private engine as DOCKER_HOST and no Podman.
   static CliResult audit(const std::string& args, const std::string& env = "") {
-    return run_imgaudit_env("DOCKER_HOST=" + engine_->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock " + env,
+    return run_imgaudit_env("DOCKER_HOST=" + engine_->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock CONTAINERD_ADDRESS=/nonexistent/containerd.sock " + env,
                             args);
   }
   static CliResult run_imgaudit_env(const std::string& env, const std::string& args) {
@@ -293,7 +293,7 @@ TEST_F(PodmanAudit, ByPrefixBareNameAndDigest) {
   write_docker_archive(spec, tmp / "p.tar", true);
   std::string out;
   ASSERT_EQ(podman_->podman("load -i '" + tmp / "p.tar" + "' 2>&1", &out), 0) << out;
-  std::string env = "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINER_HOST=" + podman_->host();
+  std::string env = "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINERD_ADDRESS=/nonexistent/containerd.sock CONTAINER_HOST=" + podman_->host();
   auto audit = [&](const std::string& args) {
     CliResult r;
     r.status = run("env HOME='" + tmp.path() + "' " + env + " " + imgaudit_binary() + " " + args + " 2>'" +

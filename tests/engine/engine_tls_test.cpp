@@ -64,7 +64,7 @@ class EngineTls : public ::testing::Test {
     TempDir tmp;
     CliResult r;
     r.status = run("env -u DOCKER_HOST -u DOCKER_CONTEXT -u DOCKER_TLS_VERIFY -u DOCKER_CERT_PATH -u DOCKER_CONFIG"
-                   " HOME='" + tmp.path() + "' CONTAINER_HOST=unix:///nonexistent/podman.sock " + env + " " +
+                   " HOME='" + tmp.path() + "' CONTAINER_HOST=unix:///nonexistent/podman.sock CONTAINERD_ADDRESS=/nonexistent/containerd.sock " + env + " " +
                        imgaudit_binary() + " " + args + " 2>'" + tmp / "stderr" + "'",
                    &r.out);
     r.err = read_file(tmp / "stderr");

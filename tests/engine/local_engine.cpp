@@ -220,6 +220,31 @@ void stop_service(std::unique_ptr<Background>& process, const char* name, int gr
               << tail_lines(log, 10) << "\n";
 }
 
+// A containerd whose root, state, temporary files and socket (CD/containerd.sock) are all in folder CD, its
+// CRI and the snapshotters that need a filesystem of their own left out; waits until the socket takes
+// connections, at most `timeout_ms`, else throws std::runtime_error with the end of its log.
+std::unique_ptr<Background> start_containerd(const std::string& cd, const std::string& log, int timeout_ms) {
+  std::filesystem::create_directories(cd + "/tmp");
+  write_file(cd + "/config.toml",
+             "version = 2\n"
+             "root = \"" + cd + "/root\"\n"
+             "state = \"" + cd + "/state\"\n"
+             "temp = \"" + cd + "/tmp\"\n"
+             "oom_score = 0\n"
+             "disabled_plugins = [\"io.containerd.grpc.v1.cri\", \"io.containerd.snapshotter.v1.aufs\", "
+             "\"io.containerd.snapshotter.v1.btrfs\", \"io.containerd.snapshotter.v1.zfs\", "
+             "\"io.containerd.snapshotter.v1.devmapper\"]\n"
+             "[grpc]\n  address = \"" + cd + "/containerd.sock\"\n"
+             "[ttrpc]\n  address = \"" + cd + "/containerd.sock.ttrpc\"\n"
+             "[debug]\n  address = \"\"\n"
+             "[metrics]\n  address = \"\"\n");
+  auto process = std::make_unique<Background>(std::vector<std::string>{"containerd", "--config", cd + "/config.toml"}, log);
+  if (!wait_until([&] { return unix_connectable(cd + "/containerd.sock") || !process->running(); }, timeout_ms) ||
+      !process->running())
+    throw std::runtime_error("containerd did not come up on " + cd + "/containerd.sock:\n" + tail_lines(log, 30));
+  return process;
+}
+
 }  // namespace
 
 int unix_http_get(const std::string& socket, const std::string& target, std::string* body) {
@@ -321,39 +346,21 @@ LocalDockerd::LocalDockerd(const DockerdOptions& options) : owner_(getpid()) {
   dir_ = short_temp_dir("iad-");
   try {
     std::string name = std::filesystem::path(dir_).filename().string();
-    std::string cd = dir_ + "/containerd";
-    std::filesystem::create_directories(cd + "/tmp");
     std::filesystem::create_directories(dir_ + "/client");
-    // containerd of its own, rather than the one dockerd starts when /run/containerd/containerd.sock is
-    // absent (and shares when it is there): its state, sockets and the snapshotters it probes stay ours.
-    write_file(cd + "/config.toml",
-               "version = 2\n"
-               "root = \"" + cd + "/root\"\n"
-               "state = \"" + cd + "/state\"\n"
-               "temp = \"" + cd + "/tmp\"\n"
-               "oom_score = 0\n"
-               "disabled_plugins = [\"io.containerd.grpc.v1.cri\", \"io.containerd.snapshotter.v1.aufs\", "
-               "\"io.containerd.snapshotter.v1.btrfs\", \"io.containerd.snapshotter.v1.zfs\", "
-               "\"io.containerd.snapshotter.v1.devmapper\"]\n"
-               "[grpc]\n  address = \"" + cd + "/containerd.sock\"\n"
-               "[debug]\n  address = \"\"\n"
-               "[metrics]\n  address = \"\"\n");
-    // The trust key dockerd 20.10 otherwise writes to /etc/docker/key.json, and the cgroup its build
-    // containers run in (removed with the folder), are the folder's too; /etc/docker/daemon.json is not read.
-    write_file(dir_ + "/daemon.json",
-               "{\n  \"deprecated-key-path\": \"" + dir_ + "/key.json\",\n  \"cgroup-parent\": \"/" + name +
-                   "\",\n  \"exec-opts\": [\"native.cgroupdriver=cgroupfs\"],\n  \"shutdown-timeout\": 5\n}\n");
-    containerd_ = std::make_unique<Background>(std::vector<std::string>{"containerd", "--config", cd + "/config.toml"},
-                                               dir_ + "/containerd.log");
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kStartTimeoutMs);
     auto left_ms = [&] {
       return static_cast<int>(std::max<long long>(
           0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count()));
     };
-    if (!wait_until([&] { return unix_connectable(cd + "/containerd.sock") || !containerd_->running(); }, left_ms()) ||
-        !containerd_->running())
-      throw std::runtime_error("containerd did not come up on " + cd + "/containerd.sock:\n" +
-                               tail_lines(dir_ + "/containerd.log", 30));
+    // containerd of its own, rather than the one dockerd starts when /run/containerd/containerd.sock is
+    // absent (and shares when it is there): its state, sockets and the snapshotters it probes stay ours.
+    const std::string cd = dir_ + "/containerd";
+    containerd_ = start_containerd(cd, dir_ + "/containerd.log", left_ms());
+    // The trust key dockerd 20.10 otherwise writes to /etc/docker/key.json, and the cgroup its build
+    // containers run in (removed with the folder), are the folder's too; /etc/docker/daemon.json is not read.
+    write_file(dir_ + "/daemon.json",
+               "{\n  \"deprecated-key-path\": \"" + dir_ + "/key.json\",\n  \"cgroup-parent\": \"/" + name +
+                   "\",\n  \"exec-opts\": [\"native.cgroupdriver=cgroupfs\"],\n  \"shutdown-timeout\": 5\n}\n");
     std::vector<std::string> argv{"dockerd", "--config-file", dir_ + "/daemon.json", "--storage-driver=vfs",
                                   "--iptables=false", "--ip6tables=false", "--ip-forward=false", "--bridge=none",
                                   "--data-root", dir_ + "/data", "--exec-root", dir_ + "/exec", "--pidfile",
@@ -550,6 +557,54 @@ std::unique_ptr<LocalPodman> LocalPodman::start_or_skip_reason(std::string* why)
 LocalPodman* shared_podman(std::string* why) {
   static std::string reason;
   static std::unique_ptr<LocalPodman> instance = LocalPodman::start_or_skip_reason(&reason);
+  if (!instance && why) *why = reason;
+  return instance.get();
+}
+
+// ---- LocalContainerd ----
+
+LocalContainerd::LocalContainerd() : owner_(getpid()) {
+  dir_ = short_temp_dir("iac-");
+  try {
+    process_ = start_containerd(dir_ + "/containerd", dir_ + "/containerd.log", kStartTimeoutMs);
+  } catch (...) {
+    stop_service(process_, "containerd", 10000, dir_ + "/containerd.log");
+    release_folder(dir_);
+    throw;
+  }
+}
+
+LocalContainerd::~LocalContainerd() {
+  if (getpid() != owner_ || dir_.empty()) return;
+  stop_service(process_, "containerd", 10000, dir_ + "/containerd.log");
+  release_folder(dir_);
+}
+
+std::string LocalContainerd::log() const { return read_file(dir_ + "/containerd.log"); }
+
+int LocalContainerd::ctr(const std::string& ns, const std::string& args, std::string* out) const {
+  return run("ctr --address " + shell_quoted(socket()) + " --namespace " + shell_quoted(ns) + " " + args + " 2>&1", out);
+}
+
+std::unique_ptr<LocalContainerd> LocalContainerd::start_or_skip_reason(std::string* why) {
+  std::string reason;
+  if (geteuid() != 0) reason = "a private containerd needs root";
+  for (const char* tool : {"containerd", "ctr"})
+    if (reason.empty() && !have_tool(tool)) reason = std::string(tool) + " is not on PATH (Debian package containerd)";
+  if (reason.empty()) {
+    try {
+      return std::make_unique<LocalContainerd>();
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  if (why) *why = reason;
+  return nullptr;
+}
+
+LocalContainerd* shared_containerd(std::string* why) {
+  static std::string reason;
+  static std::unique_ptr<LocalContainerd> instance = LocalContainerd::start_or_skip_reason(&reason);
   if (!instance && why) *why = reason;
   return instance.get();
 }

@@ -112,4 +112,34 @@ class LocalPodman {
 
 LocalPodman* shared_podman(std::string* why);
 
+// Debian's containerd on its own socket, with its root, state and logs in a fresh short temporary folder,
+// stopped (by PID) and removed when the object dies; images are put in with its own ctr.
+class LocalContainerd {
+ public:
+  // nullptr, with the reason in *why, when not root, when containerd or ctr is not on PATH (Debian's
+  // containerd), or when it does not start.
+  static std::unique_ptr<LocalContainerd> start_or_skip_reason(std::string* why);
+
+  LocalContainerd();  // waits until its socket takes connections, at most ~30 s; else throws std::runtime_error
+  ~LocalContainerd();
+  LocalContainerd(const LocalContainerd&) = delete;
+  LocalContainerd& operator=(const LocalContainerd&) = delete;
+
+  std::string socket() const { return dir_ + "/containerd/containerd.sock"; }
+  // Where its content store keeps blob sha256:HEX: content_dir() + "/HEX".
+  std::string content_dir() const { return dir_ + "/containerd/root/io.containerd.content.v1.content/blobs/sha256"; }
+  std::string log() const;
+
+  // Runs `ctr --address socket() --namespace NS ARGS` through the shell; exit status, output (both streams)
+  // in *out.
+  int ctr(const std::string& ns, const std::string& args, std::string* out = nullptr) const;
+
+ private:
+  std::string dir_;
+  pid_t owner_ = -1;
+  std::unique_ptr<Background> process_;
+};
+
+LocalContainerd* shared_containerd(std::string* why);
+
 }  // namespace imgaudit::test

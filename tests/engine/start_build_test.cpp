@@ -117,7 +117,7 @@ TEST(StartBuilds, DockerClassicAndBuildKit) {
     build_cases(builder, context.path(), [&](const std::string& args, std::string* build_out) {
       return engine->docker("build --network=none " + args, build_out, buildkit);
     });
-    expect_cases(builder, "DOCKER_HOST=" + engine->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock",
+    expect_cases(builder, "DOCKER_HOST=" + engine->host() + " CONTAINER_HOST=unix:///nonexistent/podman.sock CONTAINERD_ADDRESS=/nonexistent/containerd.sock",
                  "docker-daemon:", context.path());
   }
 }
@@ -136,7 +136,7 @@ TEST(StartBuilds, PodmanBuild) {
   build_cases("podman", context.path(), [&](const std::string& args, std::string* build_out) {
     return podman->podman("build --isolation=chroot --format docker " + args, build_out);
   });
-  expect_cases("podman", "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINER_HOST=" + podman->host(), "podman:",
+  expect_cases("podman", "DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINERD_ADDRESS=/nonexistent/containerd.sock CONTAINER_HOST=" + podman->host(), "podman:",
                context.path());
 }
 
