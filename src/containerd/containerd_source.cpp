@@ -8,8 +8,6 @@
 #include "source/media_types.h"
 #include "source/stored_image.h"
 #include "util/error.h"
-#include "util/limits.h"
-#include "util/sha256.h"
 #include "util/strings.h"
 
 namespace imgaudit {
@@ -35,42 +33,6 @@ nlohmann::json descriptor_json(const Descriptor& d) {
   return j;
 }
 
-// An index whose manifests containerd has not all: those it has, and the platforms of those it has not.
-struct PresentManifests {
-  nlohmann::json index;
-  std::vector<std::string> absent;  // "linux/arm64"
-};
-
-PresentManifests keep_present(const ContainerdClient& client, nlohmann::json index) {
-  PresentManifests out;
-  auto manifests = index.find("manifests");
-  // A list past the walker's bound is left for the walker to refuse, unasked.
-  if (manifests == index.end() || !manifests->is_array() || manifests->size() > kMaxIndexManifests) {
-    out.index = std::move(index);
-    return out;
-  }
-  nlohmann::json kept = nlohmann::json::array();
-  for (const nlohmann::json& entry : *manifests) {
-    std::string digest = entry.is_object() ? string_field(entry, "digest") : "";
-    if (!is_sha256_digest(digest) || client.content_size(digest)) {
-      kept.push_back(entry);  // a malformed entry is the walker's to refuse
-      continue;
-    }
-    auto p = entry.find("platform");
-    if (p != entry.end() && p->is_object())
-      out.absent.push_back(string_field(*p, "os") + "/" + string_field(*p, "architecture") +
-                           (string_field(*p, "variant").empty() ? "" : "/" + string_field(*p, "variant")));
-  }
-  *manifests = std::move(kept);
-  out.index = std::move(index);
-  return out;
-}
-
-std::string absent_text(const std::vector<std::string>& absent) {
-  return "containerd has not the blobs of " + printable(join(absent, ", "), 300) +
-         " (it pulls one platform unless asked for all: ctr images pull --all-platforms, or audit it with docker://)";
-}
-
 std::unique_ptr<ImageSource> open_record(const std::shared_ptr<const ContainerdClient>& client, const std::string& name,
                                          const ContainerdImage& record, const std::optional<Platform>& platform,
                                          const ContainerdOptions& options) {
@@ -78,21 +40,10 @@ std::unique_ptr<ImageSource> open_record(const std::shared_ptr<const ContainerdC
   const std::string description = kPrefix + name;
   const nlohmann::json target = descriptor_json(record.target);
   nlohmann::json root = read_json_blob(*store, target, "the image's target");
-  std::vector<std::string> absent;
-  if (is_index(record.target.media_type, root)) {
-    PresentManifests present = keep_present(*client, std::move(root));
-    root = std::move(present.index);
-    absent = std::move(present.absent);
-  }
+  // The walker leaves out the platforms whose manifests containerd has not (ManifestStore::has).
   BlobStoreManifests manifests(*store);
-  ResolvedManifest m;
-  try {
-    m = walk_to_image(manifests, root, record.target.media_type, record.target.digest, "the image's target", "",
-                      platform);
-  } catch (const InputError& e) {
-    if (absent.empty()) throw;
-    throw InputError(std::string(e.what()) + "; " + absent_text(absent));
-  }
+  ResolvedManifest m = walk_to_image(manifests, root, record.target.media_type, record.target.digest,
+                                     "the image's target", "", platform);
   ImageIdentity identity{"containerd", m.config_digest, {record.name}, {}, "unix://" + options.socket};
   auto source = std::make_unique<StoredImage>(description, std::move(identity), store, m.digest, std::move(m.config),
                                               stored_layers(m.layers));

@@ -31,6 +31,7 @@ class BlobStoreManifests : public ManifestStore {
   explicit BlobStoreManifests(const BlobStore& store) : store_(store) {}
   nlohmann::json manifest(const nlohmann::json& d, const std::string& what) override { return read_json_blob(store_, d, what); }
   nlohmann::json config(const nlohmann::json& d, const std::string& what) override { return read_json_blob(store_, d, what); }
+  bool has(const std::string& digest) override { return store_.exists(blob_path_of(digest)); }
 
  private:
   const BlobStore& store_;

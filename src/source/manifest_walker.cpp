@@ -84,6 +84,22 @@ ImageChoice choose(ManifestStore& store, std::vector<ImageChoice> choices, const
   return choices[choose_platform(platforms, platform)];
 }
 
+// The choices whose manifests the store has; the others' platforms (or digests) go to `absent`. When it has
+// none of them, all are kept: the walk then fails at the first, naming its missing blob.
+std::vector<ImageChoice> present_images(ManifestStore& store, std::vector<ImageChoice> choices,
+                                        std::vector<std::string>& absent) {
+  std::vector<ImageChoice> present;
+  std::vector<std::string> missing;
+  for (ImageChoice& c : choices) {
+    std::string digest = descriptor_digest(c.descriptor, "index entry");
+    if (store.has(digest)) present.push_back(std::move(c));
+    else missing.push_back(c.platform ? c.platform->str() : "the image " + digest);
+  }
+  if (present.empty()) return choices;
+  absent = std::move(missing);
+  return present;
+}
+
 ResolvedManifest resolve_parsed(ManifestStore& store, std::string digest, nlohmann::json manifest,
                                 const std::optional<Platform>& platform, const ManifestWanted& wanted) {
   ResolvedManifest r;
@@ -171,11 +187,20 @@ ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root,
     return resolve_parsed(store, root_digest, root, platform, wanted);
   }
   std::vector<Platform> platforms;
-  ImageChoice choice = choose(store, list_images(store, root, what), tag, platform, platforms);
-  ResolvedManifest r = resolve_image(store, choice.descriptor, platform, wanted);
-  r.ref_name = choice.ref_name;
-  r.platforms = std::move(platforms);
-  return r;
+  std::vector<std::string> absent;
+  std::vector<ImageChoice> present = present_images(store, list_images(store, root, what), absent);
+  try {
+    ImageChoice choice = choose(store, std::move(present), tag, platform, platforms);
+    ResolvedManifest r = resolve_image(store, choice.descriptor, platform, wanted);
+    r.ref_name = choice.ref_name;
+    r.platforms = std::move(platforms);
+    return r;
+  } catch (const InputError& e) {
+    if (absent.empty()) throw;
+    throw InputError(std::string(e.what()) + "; the index also lists " + join(absent, ", ") +
+                     ", whose manifests are not here (a store that pulled one platform, as containerd's, keeps no "
+                     "other: pull that platform, or read the image from its registry)");
+  }
 }
 
 }  // namespace imgaudit

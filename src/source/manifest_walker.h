@@ -26,6 +26,10 @@ class ManifestStore {
   virtual nlohmann::json manifest(const nlohmann::json& descriptor, const std::string& what) = 0;
   // The config blob `descriptor` names, parsed.
   virtual nlohmann::json config(const nlohmann::json& descriptor, const std::string& what) = 0;
+  // Whether the store holds the manifest of this digest ("sha256:<64 hex>", checked). A store that pulled one
+  // platform of an index lacks the others' (containerd's, and a Docker Engine's export from it); a registry
+  // has them all.
+  virtual bool has(const std::string& /*digest*/) { return true; }
 };
 
 // The platform images are picked for when none is asked: the machine's own.
@@ -79,7 +83,8 @@ ResolvedManifest resolve_image(ManifestStore& store, const nlohmann::json& descr
 
 // The manifest `root` (an index or a manifest, `root_digest` when it has
 // one) leads to: by ref name when `tag` is given, then by platform (the first, with the
-// platforms of all, when every platform is asked).
+// platforms of all, when every platform is asked). Index entries whose manifests the store has not
+// (ManifestStore::has) are not offered; a platform asked that only they have is an error naming them.
 ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root, const std::string& root_media_type,
                                const std::string& root_digest, const std::string& what, const std::string& tag,
                                const std::optional<Platform>& platform, const ManifestWanted& wanted = {});

@@ -1,3 +1,5 @@
+#include <filesystem>
+
 #include "source_test_util.h"
 #include "source/manifest_walker.h"
 #include "util/sha256.h"
@@ -85,6 +87,29 @@ TEST(SourceOci, PicksThePlatformRequested) {
   EXPECT_EQ(on_amd->config()["architecture"], "amd64");
   expect_input_error([&] { open_image("oci:" + t.path() + "/img", Platform::parse("linux/s390x")); },
                      {"no image for platform linux/s390x", "linux/amd64, linux/arm64/v8"});
+}
+
+// A store that pulled some platforms of an index (containerd's, an Engine's export from it) lacks the others'
+// manifests: those are not offered, and asking for one says why.
+TEST(SourceOci, PlatformsWhoseManifestsAreAbsentAreNotOffered) {
+  TempDir t;
+  ImageSpec amd = spec_for("amd64", "", "amd"), arm = spec_for("arm64", "v8", "arm"), ibm = spec_for("s390x", "", "s");
+  for (const ImageSpec* spec : {&amd, &arm, &ibm}) write_oci_layout(*spec, t / "img");
+  nlohmann::json index = nlohmann::json::parse(read_file(t / "img/index.json"));
+  ASSERT_EQ(index["manifests"].size(), 3u);
+  std::string arm_manifest = index["manifests"][1]["digest"];
+  ASSERT_EQ(index["manifests"][1]["platform"]["architecture"], "arm64");
+  std::filesystem::remove(t / ("img/blobs/sha256/" + arm_manifest.substr(7)));
+  auto every = open_image("oci:" + t.path() + "/img", Platform::parse("all"));
+  EXPECT_EQ(platform_list(every->platforms()), "linux/amd64, linux/s390x");
+  EXPECT_EQ(open_image("oci:" + t.path() + "/img", Platform::parse("linux/s390x"))->config()["architecture"], "s390x");
+  expect_input_error([&] { open_image("oci:" + t.path() + "/img", Platform::parse("linux/arm64")); },
+                     {"no image for platform linux/arm64 (the image has linux/amd64, linux/s390x); the index also "
+                      "lists linux/arm64/v8, whose manifests are not here"});
+  // None of them here: the first one's missing blob is the error.
+  for (const auto& m : index["manifests"])
+    std::filesystem::remove(t / ("img/blobs/sha256/" + m["digest"].get<std::string>().substr(7)));
+  expect_input_error([&] { open_image("oci:" + t.path() + "/img", Platform::parse("linux/amd64")); }, {"missing blob"});
 }
 
 // Without --platform, this machine's (host_platform(), tested against this program's own ELF header).
