@@ -126,6 +126,9 @@ ImageSpec native_image() {
   return spec;
 }
 
+std::string other_alpine_arch() { return native_target().alpine_arch == "aarch64" ? "x86_64" : "aarch64"; }
+std::string other_platform() { return native_target().oci_arch == "arm64" ? "linux/amd64" : "linux/arm64"; }
+
 LayerBlob alpine_base(const std::string& arch) {
   LayerBlob l;
   auto path = alpine_minirootfs(arch);

@@ -46,6 +46,10 @@ std::string incompressible(size_t size);
 // "aarch64"); empty bytes when absent.
 LayerBlob alpine_base();
 LayerBlob alpine_base(const std::string& arch);
+// The other architecture the minirootfs comes in ("aarch64" on x86_64, "x86_64" on aarch64), and the platform
+// of an image of it ("linux/arm64", "linux/amd64"): the second platform of a multi-platform test image.
+std::string other_alpine_arch();
+std::string other_platform();
 
 // An image of this machine's platform (native_target()), for the programs the tests compile here: the
 // writer's own default, linux/amd64, would make them foreign on any other machine.

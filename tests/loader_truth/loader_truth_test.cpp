@@ -6,7 +6,6 @@
 // definition in kKnownDifferences.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -543,68 +542,10 @@ std::vector<std::string> debian_packages() {
   return p;
 }
 
-std::string comma_joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (auto& e : v) out += (out.empty() ? "" : ",") + e;
-  return out;
-}
-
-// Unmounts whatever a killed debootstrap left mounted under `dir` (its /proc, /sys), deepest first.
-bool unmount_under(const std::string& dir) {
-  std::vector<std::string> points;
-  std::stringstream mounts(read_file("/proc/self/mounts"));
-  for (std::string dev, point, rest; mounts >> dev >> point && std::getline(mounts, rest);)
-    if (starts_with(point, dir + "/")) points.push_back(point);
-  std::sort(points.rbegin(), points.rend());
-  for (auto& p : points)
-    if (umount2(p.c_str(), MNT_DETACH) != 0) return false;
-  return true;
-}
-
-// The Debian root in the build folder, made once for this package list: built under a temporary name
-// and renamed when complete, so that a killed run leaves no half root. "" and why in *skip or *failure.
+// The Debian root in the build folder, made once for this package list (cached_debootstrap).
 std::string debian_root(std::string* skip, std::string* failure) {
-  const std::string cache = LOADER_TRUTH_CACHE_DIR, root = cache + "/debian-root", building = root + ".partial";
-  const std::string stamp_file = root + ".stamp", packages = comma_joined(debian_packages());
-  const std::string stamp = "bookworm minbase " + packages + "\n";
-  if (fs::is_directory(root) && read_file(stamp_file) == stamp) return root;
-  if (!have_tool("debootstrap")) {
-    *skip = "debootstrap (Debian package debootstrap) makes the Debian root";
-    return "";
-  }
-  fs::create_directories(cache);
-  fs::remove(stamp_file);
-  for (auto& old : {root, building}) {
-    if (!unmount_under(old)) {
-      *failure = "cannot unmount what is mounted under " + old;
-      return "";
-    }
-    fs::remove_all(old);
-  }
-  std::string log;
-  if (run("debootstrap --variant=minbase --include=" + packages + " bookworm '" + building + "' '" +
-              debian_mirror() + "' 2>&1",
-          &log) != 0) {
-    unmount_under(building);
-    fs::remove_all(building);
-    if (debootstrap_could_not_download(log))
-      *skip = "debootstrap could not fetch Debian 12 from " + debian_mirror() +
-              " (set IMGAUDIT_TEST_DEBIAN_MIRROR): " + tail(log, 600);
-    else
-      *failure = "debootstrap failed:\n" + tail(log);
-    return "";
-  }
-  // What holds no ELF file and takes a third of the space: the downloaded packages, the package lists, docs.
-  for (auto& dir : {"var/cache/apt/archives", "var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/locale"}) {
-    std::vector<fs::path> entries;
-    if (fs::is_directory(building + "/" + dir))
-      for (auto& e : fs::directory_iterator(building + "/" + dir)) entries.push_back(e.path());
-    for (auto& e : entries)
-      if (e.filename() != "partial") fs::remove_all(e);
-  }
-  fs::rename(building, root);
-  write_file(stamp_file, stamp);
-  return root;
+  return cached_debootstrap(std::string(LOADER_TRUTH_CACHE_DIR) + "/debian-root", "bookworm", debian_packages(), skip,
+                            failure);
 }
 
 // ---- Programs built into a root ----

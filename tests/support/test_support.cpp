@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cerrno>
@@ -294,6 +296,69 @@ bool debootstrap_could_not_download(const std::string& log) {
   for (const char* marker : {"Failed getting release file", "Couldn't download"})
     if (log.find(marker) != std::string::npos) return true;
   return false;
+}
+
+namespace {
+
+// Unmounts whatever a killed debootstrap left mounted under `dir` (its /proc, /sys), deepest first.
+bool unmount_under(const std::string& dir) {
+  std::vector<std::string> points;
+  std::stringstream mounts(read_file("/proc/self/mounts"));
+  for (std::string dev, point, rest; mounts >> dev >> point && std::getline(mounts, rest);)
+    if (starts_with(point, dir + "/")) points.push_back(point);
+  std::sort(points.rbegin(), points.rend());
+  for (auto& p : points)
+    if (umount2(p.c_str(), MNT_DETACH) != 0) return false;
+  return true;
+}
+
+std::string last_bytes(const std::string& s, size_t n) { return s.size() > n ? s.substr(s.size() - n) : s; }
+
+}  // namespace
+
+std::string cached_debootstrap(const std::string& root, const std::string& suite,
+                               const std::vector<std::string>& packages, std::string* skip, std::string* failure) {
+  namespace fs = std::filesystem;
+  const std::string building = root + ".partial", stamp_file = root + ".stamp";
+  const std::string stamp = suite + " minbase " + join(packages, ",") + "\n";
+  if (fs::is_directory(root) && read_file(stamp_file) == stamp) return root;
+  if (!have_tool("debootstrap")) {
+    *skip = "debootstrap (Debian package debootstrap) makes the Debian root";
+    return "";
+  }
+  fs::create_directories(fs::path(root).parent_path());
+  fs::remove(stamp_file);
+  for (auto& old : {root, building}) {
+    if (!unmount_under(old)) {
+      *failure = "cannot unmount what is mounted under " + old;
+      return "";
+    }
+    fs::remove_all(old);
+  }
+  std::string log;
+  if (run("debootstrap --variant=minbase --include=" + join(packages, ",") + " " + suite + " '" + building + "' '" +
+              debian_mirror() + "' 2>&1",
+          &log) != 0) {
+    unmount_under(building);
+    fs::remove_all(building);
+    if (debootstrap_could_not_download(log))
+      *skip = "debootstrap could not fetch Debian " + suite + " from " + debian_mirror() +
+              " (set IMGAUDIT_TEST_DEBIAN_MIRROR): " + last_bytes(log, 600);
+    else
+      *failure = "debootstrap failed:\n" + last_bytes(log, 4000);
+    return "";
+  }
+  // What the tests never read and takes a third of the space: the downloaded packages, the package lists, docs.
+  for (auto& dir : {"var/cache/apt/archives", "var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/locale"}) {
+    std::vector<fs::path> entries;
+    if (fs::is_directory(building + "/" + dir))
+      for (auto& e : fs::directory_iterator(building + "/" + dir)) entries.push_back(e.path());
+    for (auto& e : entries)
+      if (e.filename() != "partial") fs::remove_all(e);
+  }
+  fs::rename(building, root);
+  write_file(stamp_file, stamp);
+  return root;
 }
 
 namespace {

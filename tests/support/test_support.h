@@ -107,6 +107,12 @@ std::string debian_mirror();
 // Whether debootstrap's log says, in its own words, that it could not fetch the release or its packages
 // (no mirror here): a test then skips. Any other failure (a chroot step, a package script) fails it.
 bool debootstrap_could_not_download(const std::string& log);
+// A Debian root of `suite` (minbase, with `packages`) in folder `root`, made by debootstrap from debian_mirror()
+// once for that list and kept (a stamp beside it names what it holds): built under a temporary name and renamed
+// when complete, so that a killed run leaves no half root; package caches and docs removed. "" and why in
+// *skip (no debootstrap, the mirror unreachable) or *failure.
+std::string cached_debootstrap(const std::string& root, const std::string& suite,
+                               const std::vector<std::string>& packages, std::string* skip, std::string* failure);
 
 // A string of imgaudit's JSON outputs decoded as docs/json.md says a user would: "\\" is a
 // backslash, "\xNN" the byte NN, everything else itself; the original bytes of a file name.
