@@ -46,20 +46,30 @@ TEST(ProgramKindsFindings, StaticSwiftServerOnMuslMallocGetsTheSwiftFix) {
 }
 
 // A static Swift program of a current Static Linux SDK, which links mimalloc in (swiftlang/swift-docker#488): its
-// allocator is found by mimalloc's symbols, and when stripped by mimalloc's message prefix, so no finding.
-// Debian 12 has no static mimalloc: a stand-in with its entry point and its messages' prefix is linked instead.
+// allocator is found by mimalloc's symbols, and when stripped by mimalloc's own messages, so no finding. Debian 12
+// packages no static mimalloc: Debian's mimalloc source (2.0.9, checked against its .dsc) is built here with
+// musl-gcc into the program, overriding malloc, as the SDK links its static mimalloc.
 TEST(ProgramKindsFindings, StaticSwiftWithTheSdksMimallocHasItsAllocator) {
   SKIP_WITHOUT_ALPINE();
+  std::string skip, failure;
+  const std::string orig = cached_debian_file(IMGAUDIT_TEST_CACHE_DIR, "pool/main/m/mimalloc/mimalloc_2.0.9+ds.orig.tar.xz",
+                                              "cbc9d207ff105ad1f0cb739c378076143a6452b8d0624309cea0abfb040e972b", &skip,
+                                              &failure);
+  ASSERT_TRUE(failure.empty()) << failure;
+  if (orig.empty()) GTEST_SKIP() << skip;
   TempDir tmp;
+  ASSERT_EQ(run("tar -xJf " + shell_quoted(orig) + " -C " + shell_quoted(tmp.path())), 0);
+  const std::string src = tmp / "mimalloc-2.0.9+ds";
   std::string source = std::string(kThreadsC) +
-                       "\n__attribute__((section(\"swift5_typeref\"), used)) static const char swift_metadata[] = \"Si\";\n"
-                       "#include <stdlib.h>\n"
-                       "__attribute__((used)) void* mi_malloc(size_t n) { return malloc(n); }\n"
-                       "__attribute__((used)) const char* const mi_message_prefix = \"mimalloc: warning: %s\\n\";\n";
+                       "\n__attribute__((section(\"swift5_typeref\"), used)) static const char swift_metadata[] = \"Si\";\n";
   for (const char* strip : {"", " -s"}) {
     TempDir case_tmp;
-    auto j = audit_json(case_tmp, alpine_and({file("app/server", compiled(case_tmp, "musl-gcc", source, std::string("-static -pthread") + strip))}));
+    std::string program = compiled(case_tmp, "musl-gcc", source,
+                                   "-static -pthread -O2 -DMI_MALLOC_OVERRIDE -I" + shell_quoted(src + "/include") + " " +
+                                       shell_quoted(src + "/src/static.c") + strip);
+    auto j = audit_json(case_tmp, alpine_and({file("app/server", program)}));
     EXPECT_TRUE(findings(j, "musl-allocator").empty()) << (*strip ? "stripped: " : "symbols kept: ") << j["findings"].dump(1);
     EXPECT_EQ((*binary(j, "/app/server"))["allocator"], "mimalloc") << strip;
+    EXPECT_EQ((*binary(j, "/app/server"))["swift_static"], true) << strip;
   }
 }

@@ -316,6 +316,31 @@ std::string last_bytes(const std::string& s, size_t n) { return s.size() > n ? s
 
 }  // namespace
 
+std::string cached_debian_file(const std::string& cache, const std::string& pool_path, const std::string& sha256,
+                               std::string* skip, std::string* failure) {
+  const std::string file = cache + "/" + std::filesystem::path(pool_path).filename().string();
+  auto checksum = [](const std::string& path) {
+    std::string out;
+    run("sha256sum " + shell_quoted(path) + " 2>/dev/null", &out);
+    return out.substr(0, out.find(' '));
+  };
+  if (std::filesystem::exists(file) && checksum(file) == sha256) return file;
+  std::filesystem::create_directories(cache);
+  std::string log;
+  const std::string url = debian_mirror() + "/" + pool_path;
+  if (run("curl -fsS --retry 2 -o " + shell_quoted(file + ".part") + " " + shell_quoted(url) + " 2>&1", &log) != 0) {
+    std::filesystem::remove(file + ".part");
+    *skip = "cannot fetch " + url + " (set IMGAUDIT_TEST_DEBIAN_MIRROR): " + log;
+    return "";
+  }
+  if (checksum(file + ".part") != sha256) {
+    *failure = url + " does not have the sha256 its .dsc lists (" + sha256 + ")";
+    return "";
+  }
+  std::filesystem::rename(file + ".part", file);
+  return file;
+}
+
 std::string cached_debootstrap(const std::string& root, const std::string& suite,
                                const std::vector<std::string>& packages, std::string* skip, std::string* failure) {
   namespace fs = std::filesystem;

@@ -107,6 +107,12 @@ std::string debian_mirror();
 // Whether debootstrap's log says, in its own words, that it could not fetch the release or its packages
 // (no mirror here): a test then skips. Any other failure (a chroot step, a package script) fails it.
 bool debootstrap_could_not_download(const std::string& log);
+// A file of Debian's archive ("pool/main/m/mimalloc/mimalloc_2.0.9+ds.orig.tar.xz"), fetched from
+// debian_mirror() into folder `cache` once and checked against its `sha256` (the source package's .dsc
+// lists it): its path there, or "" and why in *skip (the mirror unreachable) or *failure (a wrong checksum).
+std::string cached_debian_file(const std::string& cache, const std::string& pool_path, const std::string& sha256,
+                               std::string* skip, std::string* failure);
+
 // A Debian root of `suite` (minbase, with `packages`) in folder `root`, made by debootstrap from debian_mirror()
 // once for that list and kept (a stamp beside it names what it holds): built under a temporary name and renamed
 // when complete, so that a killed run leaves no half root; package caches and docs removed. "" and why in
