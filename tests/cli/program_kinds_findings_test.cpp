@@ -52,7 +52,7 @@ TEST(ProgramKindsFindings, StaticSwiftServerOnMuslMallocGetsTheSwiftFix) {
 TEST(ProgramKindsFindings, StaticSwiftWithTheSdksMimallocHasItsAllocator) {
   SKIP_WITHOUT_ALPINE();
   std::string skip, failure;
-  const std::string orig = cached_debian_file(IMGAUDIT_TEST_CACHE_DIR, "pool/main/m/mimalloc/mimalloc_2.0.9+ds.orig.tar.xz",
+  const std::string orig = cached_debian_file(test_cache_dir(), "pool/main/m/mimalloc/mimalloc_2.0.9+ds.orig.tar.xz",
                                               "cbc9d207ff105ad1f0cb739c378076143a6452b8d0624309cea0abfb040e972b", &skip,
                                               &failure);
   ASSERT_TRUE(failure.empty()) << failure;

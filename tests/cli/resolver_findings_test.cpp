@@ -2,6 +2,7 @@
 // answers them.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <set>
 
 #include "exec_truth.h"
@@ -119,10 +120,24 @@ TEST(ResolverFindings, ProgramsListedWithoutDnsOverTcpAreTheOnesWhoseLookupsFail
   const std::string static_lookup = tmp / "static-lookup", stripped = tmp / "static-lookup-stripped";
   write_file(static_lookup, compiled(tmp, "musl-gcc", kLookupC, "-static"), 0755);
   ASSERT_EQ(run("strip -o " + shell_quoted(stripped) + " " + shell_quoted(static_lookup)), 0);
-  const std::vector<std::string> programs = {"/app/lookup", "/app/static-lookup", "/app/static-lookup-stripped"};
-  ImageSpec spec = alpine_and({file("app/lookup", compiled(tmp, "musl-gcc", kLookupC)),
-                               file("app/static-lookup", read_file(static_lookup)),
-                               file("app/static-lookup-stripped", read_file(stripped))});
+  std::vector<std::string> programs = {"/app/lookup", "/app/static-lookup", "/app/static-lookup-stripped"};
+  std::vector<TarEntrySpec> files = {file("app/lookup", compiled(tmp, "musl-gcc", kLookupC)),
+                                     file("app/static-lookup", read_file(static_lookup)),
+                                     file("app/static-lookup-stripped", read_file(stripped))};
+  // Static programs of musl 1.2.5 (Debian 13's musl-gcc, in its root), which has DNS over TCP: built where
+  // that root can be made, else said.
+  std::string skip, failure, log;
+  const std::string debian13 = debian13_root(&skip, &failure);
+  ASSERT_TRUE(failure.empty()) << failure;
+  for (const char* strip : {"", " -s"}) {
+    if (debian13.empty()) break;
+    std::string program = compiled_in_root(debian13, "musl-gcc", kLookupC, std::string("-static") + strip, &log);
+    ASSERT_FALSE(program.empty()) << log;
+    files.push_back(file(*strip ? "app/static-lookup-125-stripped" : "app/static-lookup-125", program));
+    programs.push_back(*strip ? "/app/static-lookup-125-stripped" : "/app/static-lookup-125");
+  }
+  if (debian13.empty()) std::cout << "[ NOTE ] no static program of musl 1.2.5: " << skip << "\n";
+  ImageSpec spec = alpine_and(files);
   spec.layers.push_back(layer({file("etc/resolv.conf", "nameserver " + nameserver.address() +
                                                             "\noptions timeout:1 attempts:1\n", 0644)},
                               "RUN echo nameserver > /etc/resolv.conf"));
@@ -148,6 +163,11 @@ TEST(ResolverFindings, ProgramsListedWithoutDnsOverTcpAreTheOnesWhoseLookupsFail
   // The dynamic program runs on Alpine's musl 1.2.5, which has the fallback; the static ones carry this
   // machine's musl, listed when it is older than 1.2.4.
   EXPECT_EQ(listed.count("/app/lookup"), 0u);
+  for (const char* p : {"/app/static-lookup-125", "/app/static-lookup-125-stripped"}) {
+    if (debian13.empty()) break;
+    EXPECT_EQ(listed.count(p), 0u) << p;
+    EXPECT_EQ((*binary(j, p))["musl_built_in"]["since"], "1.2.4") << p << ": " << (*binary(j, p)).dump();
+  }
   EXPECT_EQ(listed.count("/app/static-lookup"), version_newer("1.2.4", native_target().musl_version) ? 1u : 0u)
       << native_target().musl_version;
   EXPECT_GT(nameserver.udp_answers(), 0);

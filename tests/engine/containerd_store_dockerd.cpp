@@ -57,16 +57,13 @@ int ContainerdStoreDockerd::docker(const std::string& args, std::string* out) co
              out);
 }
 
-std::unique_ptr<ContainerdStoreDockerd> ContainerdStoreDockerd::start_or_skip_reason(const std::string& cache,
-                                                                                      std::string* why) {
+std::unique_ptr<ContainerdStoreDockerd> ContainerdStoreDockerd::start_or_skip_reason(std::string* why) {
   std::string reason, failure;
   if (geteuid() != 0) reason = "the Debian 13 root and its dockerd need root";
   for (const char* tool : {"unshare", "nsenter", "chroot"})
     if (reason.empty() && !have_tool(tool)) reason = std::string(tool) + " is not on PATH (Debian package util-linux)";
   std::string root;
-  if (reason.empty())
-    root = cached_debootstrap(cache + "/debian13-docker", "trixie", {"docker.io", "docker-cli", "ca-certificates"},
-                              &reason, &failure);
+  if (reason.empty()) root = debian13_root(&reason, &failure);
   if (!failure.empty()) throw std::runtime_error(failure);
   if (!root.empty()) {
     try {

@@ -14,8 +14,9 @@ namespace imgaudit::test {
 class ContainerdStoreDockerd {
  public:
   // nullptr, with the reason in *why, when not root, without debootstrap, unshare or nsenter, when the Debian
-  // mirror cannot be reached, or when the engine does not start. `cache` is the folder the root is kept in.
-  static std::unique_ptr<ContainerdStoreDockerd> start_or_skip_reason(const std::string& cache, std::string* why);
+  // mirror cannot be reached, or when the engine does not start (debian13_root). Throws std::runtime_error when
+  // debootstrap fails otherwise.
+  static std::unique_ptr<ContainerdStoreDockerd> start_or_skip_reason(std::string* why);
 
   ContainerdStoreDockerd(const std::string& root);  // throws std::runtime_error with its log's end
   ~ContainerdStoreDockerd();

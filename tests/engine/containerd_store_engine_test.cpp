@@ -28,7 +28,7 @@ class ContainerdStoreEngine : public ::testing::Test {
       return;
     }
     try {
-      engine_ = ContainerdStoreDockerd::start_or_skip_reason(IMGAUDIT_TEST_CACHE_DIR, &skip_).release();
+      engine_ = ContainerdStoreDockerd::start_or_skip_reason(&skip_).release();
     } catch (const std::exception& e) {
       failure_ = e.what();
       return;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -341,9 +342,41 @@ std::string cached_debian_file(const std::string& cache, const std::string& pool
   return file;
 }
 
+std::string test_cache_dir() { return IMGAUDIT_TEST_CACHE_DIR; }
+
+std::string debian13_root(std::string* skip, std::string* failure) {
+  return cached_debootstrap(test_cache_dir() + "/debian13", "trixie",
+                            {"docker.io", "docker-cli", "ca-certificates", "gcc", "musl-tools"}, skip, failure);
+}
+
+std::string compiled_in_root(const std::string& root, const std::string& compiler, const std::string& source,
+                             const std::string& flags, std::string* log) {
+  std::string dir = root + "/tmp/imgaudit-build.XXXXXX";
+  if (!mkdtemp(dir.data())) return "";
+  const std::string inside = dir.substr(root.size());
+  write_file(dir + "/program.c", source);
+  std::string bytes;
+  if (run("chroot " + shell_quoted(root) + " " + compiler + " " + flags + " -o " + shell_quoted(inside + "/program") +
+              " " + shell_quoted(inside + "/program.c") + " 2>&1",
+          log) == 0)
+    bytes = read_file(dir + "/program");
+  std::filesystem::remove_all(dir);
+  return bytes;
+}
+
 std::string cached_debootstrap(const std::string& root, const std::string& suite,
                                const std::vector<std::string>& packages, std::string* skip, std::string* failure) {
   namespace fs = std::filesystem;
+  // Test programs that run at once (ctest -j) may want the same root: the first makes it, the others wait.
+  fs::create_directories(fs::path(root).parent_path());
+  int lock = open((root + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0) flock(lock, LOCK_EX);
+  struct Unlock {
+    int fd;
+    ~Unlock() {
+      if (fd >= 0) close(fd);
+    }
+  } unlock{lock};
   const std::string building = root + ".partial", stamp_file = root + ".stamp";
   const std::string stamp = suite + " minbase " + join(packages, ",") + "\n";
   if (fs::is_directory(root) && read_file(stamp_file) == stamp) return root;

@@ -113,6 +113,18 @@ bool debootstrap_could_not_download(const std::string& log);
 std::string cached_debian_file(const std::string& cache, const std::string& pool_path, const std::string& sha256,
                                std::string* skip, std::string* failure);
 
+// The folder where tests keep what they fetch or make once (the build folder's test-cache).
+std::string test_cache_dir();
+
+// A Debian 13 root kept in test_cache_dir(), for what Debian 12 lacks: Docker Engine 26 with containerd's image
+// store (docker.io, docker-cli) and musl 1.2.5's musl-gcc (musl-tools, gcc). "" and why in *skip or *failure.
+std::string debian13_root(std::string* skip, std::string* failure);
+
+// Compiles C `source` with `compiler` and `flags` inside `root` (chroot: the root's own toolchain and
+// libraries) and returns the program's bytes; "" with the compiler's output in *log when it fails.
+std::string compiled_in_root(const std::string& root, const std::string& compiler, const std::string& source,
+                             const std::string& flags, std::string* log);
+
 // A Debian root of `suite` (minbase, with `packages`) in folder `root`, made by debootstrap from debian_mirror()
 // once for that list and kept (a stamp beside it names what it holds): built under a temporary name and renamed
 // when complete, so that a killed run leaves no half root; package caches and docs removed. "" and why in
