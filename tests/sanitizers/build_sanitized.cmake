@@ -1,4 +1,4 @@
-# cmake -DSOURCE_DIR=... -DBUILD_DIR=... [-DGO_CACHE=...] -P build_sanitized.cmake
+# cmake -DSOURCE_DIR=... -DBUILD_DIR=... [-DGO_CACHE=...] [-DTEST_CACHE=...] -P build_sanitized.cmake
 # Configures and builds the sanitized folder: clang, ASan, UBSan, the fuzz harnesses. A folder
 # configured before keeps its compiler: naming it again, spelled otherwise, would make cmake
 # empty the cache and build everything anew.
@@ -14,6 +14,9 @@ set(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BUILD_DIR} -DBUILD_TESTING=
     -DIMGAUDIT_TEST_LABELS=unit,cli)
 if(GO_CACHE)
   list(APPEND configure -DIMGAUDIT_TEST_GO_CACHE=${GO_CACHE})  # the normal folder's: each Go program built once
+endif()
+if(TEST_CACHE)
+  list(APPEND configure -DIMGAUDIT_TEST_CACHE_DIR=${TEST_CACHE})  # the normal folder's: one Debian 13 root
 endif()
 if(NOT EXISTS ${BUILD_DIR}/CMakeCache.txt)
   list(APPEND configure -DCMAKE_C_COMPILER=${CLANG} -DCMAKE_CXX_COMPILER=${CLANGXX} -DCMAKE_BUILD_TYPE=Debug)
