@@ -24,7 +24,45 @@ std::string status_message(const std::string& encoded) {
   return text;
 }
 
+// Reads as many bytes as `in` gives up to `n`: fewer only at its end.
+size_t read_up_to(ByteStream& in, char* buf, size_t n) {
+  size_t got = 0;
+  while (got < n)
+    if (size_t r = in.read(buf + got, n - got); r > 0)
+      got += r;
+    else
+      break;
+  return got;
+}
+
+// A unary call's answer read with the deadline of a small answer.
+class SmallReads : public ByteStream {
+ public:
+  explicit SmallReads(HttpStream& stream) : stream_(stream) {}
+  size_t read(void* buf, size_t n) override { return stream_.read_small(buf, n); }
+
+ private:
+  HttpStream& stream_;
+};
+
 }  // namespace
+
+std::optional<std::string> read_grpc_message(ByteStream& in, const std::string& what) {
+  char prefix[kFramePrefix];
+  size_t got = read_up_to(in, prefix, kFramePrefix);
+  if (got == 0) return std::nullopt;
+  if (got < kFramePrefix) throw InputError(what + ": a gRPC message cut short in its prefix");
+  // Nothing asked for compression (no grpc-accept-encoding), so a compressed message is a broken answer.
+  if (prefix[0] != 0) throw InputError(what + ": a compressed gRPC message, though none was asked for");
+  uint64_t length = 0;
+  for (size_t i = 1; i < kFramePrefix; ++i) length = length << 8 | static_cast<unsigned char>(prefix[i]);
+  if (length > kMaxGrpcMessage)
+    throw InputError(what + ": a gRPC message of " + std::to_string(length) + " bytes, over the limit of " +
+                     std::to_string(kMaxGrpcMessage) + " (kMaxGrpcMessage)");
+  std::string message(length, '\0');
+  if (read_up_to(in, message.data(), length) < length) throw InputError(what + ": a gRPC message cut short");
+  return message;
+}
 
 std::string grpc_frame(const std::string& message) {
   std::string frame(kFramePrefix, '\0');
@@ -49,16 +87,6 @@ GrpcCall::GrpcCall(const std::string& url, const std::string& request, const std
 
 GrpcCall::~GrpcCall() = default;
 
-size_t GrpcCall::read_up_to(char* buf, size_t n) {
-  size_t got = 0;
-  while (got < n)
-    if (size_t r = small_ ? stream_->read_small(buf + got, n - got) : stream_->read(buf + got, n - got); r > 0)
-      got += r;
-    else
-      break;
-  return got;
-}
-
 void GrpcCall::check_status() {
   std::string code = stream_->header("grpc-status");
   if (code.empty()) throw InputError(what_ + ": the answer ended without a gRPC status");
@@ -73,22 +101,14 @@ void GrpcCall::check_status() {
 }
 
 std::optional<std::string> GrpcCall::next_message() {
-  char prefix[kFramePrefix];
-  size_t got = read_up_to(prefix, kFramePrefix);
-  if (got == 0) {
-    check_status();
-    return std::nullopt;
+  std::optional<std::string> message;
+  if (small_) {
+    SmallReads reads(*stream_);
+    message = read_grpc_message(reads, what_);
+  } else {
+    message = read_grpc_message(*stream_, what_);
   }
-  if (got < kFramePrefix) throw InputError(what_ + ": a gRPC message cut short in its prefix");
-  // Nothing asked for compression (no grpc-accept-encoding), so a compressed message is a broken answer.
-  if (prefix[0] != 0) throw InputError(what_ + ": a compressed gRPC message, though none was asked for");
-  uint64_t length = 0;
-  for (size_t i = 1; i < kFramePrefix; ++i) length = length << 8 | static_cast<unsigned char>(prefix[i]);
-  if (length > kMaxGrpcMessage)
-    throw InputError(what_ + ": a gRPC message of " + std::to_string(length) + " bytes, over the limit of " +
-                     std::to_string(kMaxGrpcMessage) + " (kMaxGrpcMessage)");
-  std::string message(length, '\0');
-  if (read_up_to(message.data(), length) < length) throw InputError(what_ + ": a gRPC message cut short");
+  if (!message) check_status();
   return message;
 }
 

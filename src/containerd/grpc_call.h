@@ -27,6 +27,11 @@ class GrpcStatusError : public InputError {
 // uncompressed.
 std::string grpc_frame(const std::string& message);
 
+// The next gRPC message of an answer's body: nullopt when the body ends before its first byte. InputError
+// naming `what` for a prefix or message cut short, a compressed message (none is asked for), or one over
+// kMaxGrpcMessage bytes (checked before anything is allocated).
+std::optional<std::string> read_grpc_message(ByteStream& in, const std::string& what);
+
 // One call of a gRPC method over cleartext HTTP/2 (gRPC's PROTOCOL-HTTP2.md), as containerd serves its API on
 // a unix socket: the request goes as one message; the answers are read one at a time, each at most
 // kMaxGrpcMessage bytes; then the status comes from the trailers.
@@ -48,7 +53,6 @@ class GrpcCall {
   std::string only_message();
 
  private:
-  size_t read_up_to(char* buf, size_t n);
   void check_status();
   std::unique_ptr<HttpStream> stream_;
   std::string what_;

@@ -5,6 +5,7 @@
 
 #include "containerd/grpc_call.h"
 #include "containerd/protobuf_wire.h"
+#include "source/byte_streams.h"
 #include "util/error.h"
 
 namespace imgaudit {
@@ -78,6 +79,32 @@ TEST(ProtobufWire, RefusesMalformedMessages) {
   EXPECT_EQ(error_of(std::string("\x0e", 1)), prefix + "wire type 6 of field 1");
   EXPECT_EQ(error_of(std::string("\x09\x00\x00", 3)), prefix + "a field of 8 bytes where 2 are left");
   EXPECT_EQ(error_of(std::string()), "no error");  // the empty message: every field at its default
+}
+
+std::string read_error(const std::string& body) {
+  StringStream in(body);
+  try {
+    while (read_grpc_message(in, "answer")) {
+    }
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// An answer's body, message by message, as GrpcCall reads it; every broken body is one InputError.
+TEST(GrpcFrame, ReadsMessagesBackAndRefusesBrokenBodies) {
+  StringStream in(grpc_frame("first") + grpc_frame("") + grpc_frame(std::string(70000, 'x')));
+  EXPECT_EQ(read_grpc_message(in, "answer"), "first");
+  EXPECT_EQ(read_grpc_message(in, "answer"), "");
+  EXPECT_EQ(read_grpc_message(in, "answer")->size(), 70000u);
+  EXPECT_EQ(read_grpc_message(in, "answer"), std::nullopt);
+  EXPECT_EQ(read_error(std::string("\0\0\0", 3)), "answer: a gRPC message cut short in its prefix");
+  EXPECT_EQ(read_error(grpc_frame("abcdef").substr(0, 8)), "answer: a gRPC message cut short");
+  EXPECT_EQ(read_error(std::string("\x01\0\0\0\x01x", 6)), "answer: a compressed gRPC message, though none was asked for");
+  // 4 GiB claimed: refused before a byte is allocated.
+  EXPECT_EQ(read_error(std::string("\0\xff\xff\xff\xff", 5)),
+            "answer: a gRPC message of 4294967295 bytes, over the limit of 4194304 (kMaxGrpcMessage)");
 }
 
 TEST(GrpcFrame, PrefixesTheLengthBigEndianUncompressed) {
