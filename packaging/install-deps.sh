@@ -35,7 +35,7 @@ esac
 # and the other architecture's libraries beside this one's (multiarch) with Debian's cross compiler.
 # libyaml-cpp-dev cannot be installed for both: release.sh unpacks the other's; its runtime package is for
 # the SBOM's version. The tests build the release too (tests/release).
-RELEASE_LIBS="libarchive-dev libelf-dev libssl-dev zlib1g-dev libhiredis-dev libc-ares-dev libzstd-dev \
+RELEASE_LIBS="libarchive-dev libelf-dev libssl-dev zlib1g-dev libhiredis-dev libc-ares-dev libnghttp2-dev libzstd-dev \
   liblz4-dev libacl1-dev nettle-dev libxml2-dev liblzma-dev libbz2-dev libyaml-cpp0.7"
 case "$(dpkg --print-architecture)" in
   amd64) OTHER=arm64 OTHER_TRIPLET=aarch64-linux-gnu ;;

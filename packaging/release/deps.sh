@@ -3,7 +3,8 @@
 # packages, pinned by version and sha256, with only what imgaudit uses:
 #   - libcurl: Debian's libcurl.a wants the static GSSAPI, LDAP, libssh2, nghttp2, librtmp, libpsl and
 #     libidn2 archives, which Debian does not ship. Built here for HTTP and HTTPS only (OpenSSL), unix
-#     sockets for the Docker Engine, zlib, and c-ares for name resolution (why: docs/release-builds.md).
+#     sockets for the Docker Engine, HTTP/2 (Debian's libnghttp2.a) for containerd's gRPC API, zlib, and
+#     c-ares for name resolution (why: docs/release-builds.md).
 #   - ISA-L (gzip layers): libisal-dev has the shared library only.
 # Usage: deps.sh ARCH PREFIX WORK    (ARCH amd64 or arm64; PREFIX receives include/, lib/ and lib/pkgconfig)
 # DEBIAN_MIRROR overrides the mirror (default deb.debian.org); the checksums make plain HTTP safe.
@@ -63,7 +64,8 @@ build_curl() {
     -DBUILD_SHARED_LIBS=OFF -DBUILD_CURL_EXE=OFF -DBUILD_TESTING=OFF -DHTTP_ONLY=ON \
     -DCURL_USE_OPENSSL=ON -DOPENSSL_USE_STATIC_LIBS=ON -DENABLE_ARES=ON -DCARES_LIBRARY="$MULTIARCH_LIB/libcares.a" \
     -DCURL_ZLIB=ON -DZLIB_LIBRARY="$MULTIARCH_LIB/libz.a" -DCURL_BROTLI=OFF -DCURL_ZSTD=OFF \
-    -DUSE_NGHTTP2=OFF -DUSE_LIBIDN2=OFF -DCURL_USE_LIBSSH2=OFF -DCURL_USE_LIBSSH=OFF -DCURL_USE_GSSAPI=OFF \
+    -DUSE_NGHTTP2=ON -DNGHTTP2_INCLUDE_DIR=/usr/include -DNGHTTP2_LIBRARY="$MULTIARCH_LIB/libnghttp2.a" \
+    -DUSE_LIBIDN2=OFF -DCURL_USE_LIBSSH2=OFF -DCURL_USE_LIBSSH=OFF -DCURL_USE_GSSAPI=OFF \
     -DCURL_DISABLE_LDAP=ON -DCURL_DISABLE_LDAPS=ON -DCURL_DISABLE_NETRC=ON -DENABLE_UNIX_SOCKETS=ON -DENABLE_MANUAL=OFF \
     -DCURL_CA_BUNDLE=none -DCURL_CA_PATH=none -DCURL_CA_FALLBACK=OFF >"$WORK/curl.log" 2>&1 &&
     cmake --build "$WORK/curl-build" -j"$(nproc)" >>"$WORK/curl.log" 2>&1 &&
