@@ -24,27 +24,26 @@ class ContentStream : public ByteStream {
  public:
   explicit ContentStream(std::unique_ptr<GrpcCall> call) : call_(std::move(call)) {}
   size_t read(void* buf, size_t n) override {
-    while (pos_ == chunk_.size()) {
+    while (data_.empty()) {
       if (done_) return 0;
       std::optional<std::string> message = call_->next_message();
       if (!message) {
         done_ = true;
         return 0;
       }
-      std::string_view data = decode_read_data(*message);
-      chunk_.assign(data.data(), data.size());
-      pos_ = 0;
+      message_ = std::move(*message);
+      data_ = decode_read_data(message_);  // a view into message_: the chunk is not copied again
     }
-    size_t take = std::min(n, chunk_.size() - pos_);
-    std::memcpy(buf, chunk_.data() + pos_, take);
-    pos_ += take;
+    size_t take = std::min(n, data_.size());
+    std::memcpy(buf, data_.data(), take);
+    data_.remove_prefix(take);
     return take;
   }
 
  private:
   std::unique_ptr<GrpcCall> call_;
-  std::string chunk_;
-  size_t pos_ = 0;
+  std::string message_;    // the last answer message
+  std::string_view data_;  // what is left to read of its data
   bool done_ = false;
 };
 

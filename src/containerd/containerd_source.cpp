@@ -83,6 +83,14 @@ std::unique_ptr<ImageSource> open_containerd_image(const std::string& name, cons
   }
   try {
     return open_record(client, name, *record, platform, options);
+  } catch (const NoImageForPlatform& e) {
+    // Looked up by a bare name: another place may have that platform; the image found here heads the error.
+    std::string why = client->where() + ": " + name + ": " + e.what();
+    if (required) throw InputError::about(subject, "in " + client->where() + ": " + e.what());
+    if (miss)
+      *miss = {EngineMiss::Kind::OtherPlatform, why,
+               name + " has no " + (platform ? platform->str() : "image for this machine's platform")};
+    return nullptr;
   } catch (const InputError& e) {
     throw InputError::about(subject, "in " + client->where() + ": " + e.what());
   }

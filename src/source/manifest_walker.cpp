@@ -161,9 +161,9 @@ size_t choose_platform(const std::vector<Platform>& platforms, const std::option
   for (size_t i = 0; i < platforms.size(); ++i)
     if (target.matches(platforms[i])) return i;
   std::string has = platforms.empty() ? "no image" : platform_list(platforms);
-  if (wanted) throw InputError("no image for platform " + target.str() + " (the image has " + has + ")");
-  throw InputError("no image for this machine's platform " + target.str() + " (the image has " + has +
-                   "): choose one with --platform");
+  if (wanted) throw NoImageForPlatform("no image for platform " + target.str() + " (the image has " + has + ")");
+  throw NoImageForPlatform("no image for this machine's platform " + target.str() + " (the image has " + has +
+                           "): choose one with --platform");
 }
 
 std::vector<ImageChoice> list_images(ManifestStore& store, const nlohmann::json& index, const std::string& what) {
@@ -195,9 +195,9 @@ ResolvedManifest walk_to_image(ManifestStore& store, const nlohmann::json& root,
     r.ref_name = choice.ref_name;
     r.platforms = std::move(platforms);
     return r;
-  } catch (const InputError& e) {
+  } catch (const NoImageForPlatform& e) {
     if (absent.empty()) throw;
-    throw InputError(std::string(e.what()) + "; the index also lists " + join(absent, ", ") +
+    throw NoImageForPlatform(std::string(e.what()) + "; the index also lists " + join(absent, ", ") +
                      ", whose manifests are not here (a store that pulled one platform, as containerd's, keeps no "
                      "other: pull that platform, or read the image from its registry)");
   }

@@ -45,10 +45,17 @@ std::string platform_list(const std::vector<Platform>& platforms);
 // mediaType field, else by shape (manifests and no layers).
 bool is_index(const std::string& media_type, const nlohmann::json& document);
 
+// What choose_platform throws: the image has no image of the platform asked (or of this machine's), as opposed
+// to one that cannot be read. A lookup passes such a place over (EngineMiss::Kind::OtherPlatform).
+class NoImageForPlatform : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // Of several images with these platforms, the one for `wanted` (else the
 // host's; the first when every platform is asked); a single image is taken as it is unless a
 // platform was asked.
-// InputError "no image for platform ..." listing the platforms otherwise.
+// NoImageForPlatform "no image for platform ..." listing the platforms otherwise.
 size_t choose_platform(const std::vector<Platform>& platforms, const std::optional<Platform>& wanted);
 
 struct ImageChoice {

@@ -163,6 +163,12 @@ TEST_F(ContainerdAudit, OnlyThePlatformsWhoseBlobsItHasAreAudited) {
   EXPECT_NE(other.err.find("the index also lists " + other_platform() + ", whose manifests are not here"),
             std::string::npos)
       << other.err;
+  // Looked up by a bare name, containerd's image of the other platforms is passed over, and heads the error.
+  CliResult bare = audit("--image-src containerd --platform " + other_platform() + " example.com/app:1");
+  EXPECT_EQ(bare.status, 2);
+  EXPECT_EQ(std::count(bare.err.begin(), bare.err.end(), '\n'), 1) << bare.err;
+  EXPECT_NE(bare.err.find("(looked in containerd: example.com/app:1 has no " + other_platform() + ")"), std::string::npos)
+      << bare.err;
 }
 
 // A bare name is looked for in containerd after the engines, as given and as docker normalises it.
