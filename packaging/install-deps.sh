@@ -15,10 +15,10 @@ TESTS="git libgtest-dev liblief-dev \
   python3 python3-jsonschema python3-yaml python3-jwt python3-cryptography python3-junitparser cmark-gfm chromium \
   dpkg-dev groff-base man-db zsh pre-commit lintian \
   clang-14 libclang-rt-14-dev llvm-14 \
-  pax-utils libdeflate-tools"
+  pax-utils libdeflate-tools time"
 # clang-14 and libclang-rt-14-dev: the sanitized build and the fuzz harnesses; llvm-14: the
 # llvm-symbolizer their reports name source lines with. pax-utils (scanelf) and libdeflate-tools: what
-# bench/run.sh compares imgaudit with. chromium: headless, the reader of the HTML report in its tests.
+# bench/run.sh compares imgaudit with; time (GNU time): the peak memory bench/fleet_sim.py reads. chromium: headless, the reader of the HTML report in its tests.
 # ISA-L (gzip layers, faster than zlib) is built for these in Debian 12; elsewhere zlib inflates them.
 case "$(dpkg --print-architecture)" in
   amd64 | arm64) BUILD="$BUILD libisal-dev" ;;
