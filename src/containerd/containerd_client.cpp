@@ -65,13 +65,16 @@ std::string ContainerdClient::where() const {
 std::unique_ptr<GrpcCall> ContainerdClient::call(const std::string& method, const std::string& request) const {
   const std::string& socket = options_.socket;
   struct stat st;
-  const std::string denied = where() + ": permission denied on the socket (it is root's: run as root)";
+  // containerd's socket is root's wherever the Docker Engine runs: a bare name looked up by anyone else passes
+  // containerd over (EngineUnreachable) rather than failing there.
+  const EngineUnreachable denied(where() + ": permission denied on the socket (it is root's: run as root)",
+                                 "permission denied");
   if (stat(socket.c_str(), &st) != 0) {
-    if (errno == EACCES) throw InputError(denied);
+    if (errno == EACCES) throw denied;
     throw EngineUnreachable(where() + ": not running (no socket there)", "not running");
   }
   if (!S_ISSOCK(st.st_mode)) throw EngineUnreachable(where() + ": not a socket", "not a socket");
-  if (access(socket.c_str(), R_OK | W_OK) != 0 && errno == EACCES) throw InputError(denied);
+  if (access(socket.c_str(), R_OK | W_OK) != 0 && errno == EACCES) throw denied;
   std::string what = where() + ": " + method;
   try {
     return std::make_unique<GrpcCall>(std::string(kOrigin) + "/" + method, request,

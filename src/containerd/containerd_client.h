@@ -31,7 +31,7 @@ class ContainerdClient {
   // "containerd at /run/containerd/containerd.sock (namespace default)"
   std::string where() const;
   // The image record of that name; nullopt when the namespace has none. Throws EngineUnreachable when the
-  // socket is missing or refuses, InputError for an answer that is not containerd's.
+  // socket is missing, not ours to open (root's) or refuses, InputError for an answer that is not containerd's.
   std::optional<ContainerdImage> image(const std::string& name) const;
   // The size of the blob of that digest; nullopt when the content store does not have it.
   std::optional<uint64_t> content_size(const std::string& digest) const;

@@ -3,6 +3,7 @@
 // containerd's gRPC API as containerd:NAME, in several namespaces, with one platform's blobs of a
 // multi-platform image absent, a blob changed on disk, and a socket that does not speak gRPC.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -188,6 +189,31 @@ TEST_F(ContainerdAudit, ABareNameIsFoundInContainerdAfterTheEngines) {
                              " (namespace default): no image no-such-image:7"),
             std::string::npos)
       << nowhere.err;
+}
+
+// containerd's socket is root's: another user's bare name passes containerd over to the next place, and says why.
+TEST_F(ContainerdAudit, ASocketNotOursPassesContainerdOverInALookup) {
+  if (!have_tool("setpriv")) GTEST_SKIP() << "setpriv (Debian package util-linux) runs imgaudit as nobody";
+  // The binary and the socket's folders must be reachable by nobody: the socket itself is not (0660 root).
+  std::string out;
+  if (run("setpriv --reuid=65534 --regid=65534 --clear-groups test -x " + imgaudit_binary(), &out) != 0)
+    GTEST_SKIP() << "nobody cannot run " << imgaudit_binary();
+  CliResult r = audit("--fail-on never --image-src containerd,docker example.com/app:1");
+  ASSERT_EQ(r.status, 0) << "root reads containerd: " << r.err;
+  TempDir home;
+  chmod(home.path().c_str(), 0777);
+  int status = run("cd / && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=" + shell_quoted(home.path()) +
+                       " DOCKER_HOST=unix:///nonexistent/docker.sock CONTAINERD_ADDRESS=" +
+                       shell_quoted(containerd_->socket()) + " " + imgaudit_binary() +
+                       " --image-src containerd,docker example.com/app:1 2>&1",
+                   &out);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("not found: containerd: containerd at " + containerd_->socket() +
+                     " (namespace default): permission denied on the socket"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("; docker: the Docker Engine at unix:///nonexistent/docker.sock"), std::string::npos)
+      << "the lookup goes on past containerd: " << out;
 }
 
 // A blob changed in the content store on disk fails its digest, in one line.
