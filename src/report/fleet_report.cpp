@@ -310,12 +310,18 @@ FleetPart fleet_part(const std::string& format, const FleetEntry& entry, const T
 void write_fleet(std::ostream& out, const std::string& format, const std::vector<FleetPart>& parts,
                  const FleetStats& stats, const TextOptions& text) {
   if (format == "json") {
-    std::string images;
-    for (NameSpan span : name_spans(parts))
-      images += (images.empty() ? "" : ",\n") + (span.group() ? group_json(parts, span, 4) : parts[span.begin].text);
     out << "{\n  \"schema_version\": " << kJsonSchemaVersion << ",\n  \"tool\": "
-        << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump() << ",\n  \"images\": [\n"
-        << images << "\n  ],\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
+        << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump() << ",\n  \"images\": [\n";
+    // Each image's part straight to the output: joined first, a fleet's report was held twice over (and the
+    // string's growth a third time): 600 MiB more at the end of a 10,000-image run (docs/fleet-at-scale.md).
+    const char* separator = "";
+    for (NameSpan span : name_spans(parts)) {
+      out << separator;
+      if (span.group()) out << group_json(parts, span, 4);
+      else out << parts[span.begin].text;
+      separator = ",\n";
+    }
+    out << "\n  ],\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
   } else if (format == "sarif") {
     out << kSarifHead << "  \"runs\": [\n" << indented(dump_lossless(fleet_run(parts), 2), 4) << "\n  ]\n}\n";
   } else if (format == "junit") {
