@@ -5,7 +5,6 @@
 #include "registry/reference.h"
 #include "source/json_blobs.h"
 #include "source/manifest_walker.h"
-#include "source/media_types.h"
 #include "source/stored_image.h"
 #include "util/error.h"
 #include "util/strings.h"
