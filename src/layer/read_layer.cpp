@@ -34,7 +34,7 @@ struct StoredSide {
   int64_t expected;  // the descriptor's size, -1 when unknown
   Sha256 hash;
   uint64_t count = 0;
-  std::vector<char> buf = std::vector<char>(1 << 16);
+  std::vector<char> buf = std::vector<char>(kLayerBlockBytes);
   size_t pending = 0;  // bytes of buf peeked at and not handed on yet
   std::string error;  // what the ByteStream threw: libarchive replaces it with its own words
 
@@ -232,7 +232,7 @@ LayerFacts read_verbatim(ByteStream& blob, int64_t expected_size, const LayerRea
     });
     decompress = inflating(*gzip);
     if (!options.two_threads) {
-      inflated.resize(1 << 16);
+      inflated.resize(kLayerBlockBytes);
       tar_side.next = [&](const void** out) {
         *out = inflated.data();
         return decompress(inflated.data(), inflated.size());
