@@ -36,7 +36,13 @@ const T* find_in(const Map& m, const std::string& key) {
 
 }  // namespace
 
+// Whether `path` is `dir` or lies under it.
+bool FsView::under(const std::string& path, const std::string& dir) {
+  return dir.empty() || (starts_with(path, dir) && (path.size() == dir.size() || path[dir.size()] == '/'));
+}
+
 void FsView::erase_subtree(const std::string& dir, bool keep_dir) {
+  if (under(placed_parent_, dir)) placed_parent_.clear();
   if (dir.empty()) {
     nodes_.clear();
     return;
@@ -53,9 +59,14 @@ void FsView::erase_subtree(const std::string& dir, bool keep_dir) {
 std::string FsView::place(const std::string& path, int layer) {
   std::string parent = parent_dir(path);
   if (parent.empty()) return path;
+  // A layer lists a folder's files one after another: their folder is resolved once.
+  if (parent == placed_parent_) return path;
   if (auto real = resolve(parent)) {
     const Node* n = find(*real);
-    if (n && n->type == EntryType::Dir) return child_path(*real, base_name(path));
+    if (n && n->type == EntryType::Dir) {
+      if (*real == parent) placed_parent_ = parent;
+      return child_path(*real, base_name(path));
+    }
   }
   size_t i = 0;
   while ((i = path.find('/', i)) != std::string::npos) {
@@ -65,17 +76,21 @@ std::string FsView::place(const std::string& path, int layer) {
     erase_subtree(dir, false);
     nodes_[dir] = dir_node(layer);
   }
+  placed_parent_ = parent;  // every folder on the way is now one, at its own path
   return path;
 }
 
+// Only a directory has nodes under it: place() makes every node's parent one. A folder on placed_parent_'s
+// path stays one unless replaced, whose erase_subtree forgets placed_parent_.
 void FsView::set(const std::string& path, Node node) {
-  auto it = nodes_.find(path);
-  if (node.type == EntryType::Dir && it != nodes_.end() && it->second.type == EntryType::Dir) {
-    it->second = node;  // a directory over a directory merges
+  auto it = nodes_.lower_bound(path);
+  if (it == nodes_.end() || it->first != path) {
+    nodes_.emplace_hint(it, path, std::move(node));
     return;
   }
-  erase_subtree(path, false);
-  nodes_[path] = node;
+  // A directory over a directory merges; anything else over a directory hides what was in it.
+  if (it->second.type == EntryType::Dir && node.type != EntryType::Dir) erase_subtree(path, true);
+  it->second = std::move(node);
 }
 
 void FsView::apply(const LayerFacts& layer, int index) {

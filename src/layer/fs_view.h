@@ -67,7 +67,11 @@ class FsView {
   void erase_subtree(const std::string& dir, bool keep_dir);
   std::string place(const std::string& path, int layer);
   void set(const std::string& path, Node node);
+  static bool under(const std::string& path, const std::string& dir);
   std::map<std::string, Node> nodes_;
+  // The last parent place() found to be a directory at its own path, through no symlink; empty when
+  // none is known. Cleared when a node at it or above it changes.
+  std::string placed_parent_;
   std::vector<LeftOut> left_out_;
   std::map<int, uint64_t> left_out_unlisted_;
 };

@@ -104,6 +104,24 @@ TEST(FsView, EntriesUnderASymlinkedParentLandInItsTarget) {
   EXPECT_NE(img.view.lookup("lib/x.so"), nullptr);
 }
 
+// A folder's files, listed one after another, have their folder resolved once; within one layer a folder
+// (or one above it) replaced between two of its files must send the later ones where it now leads.
+TEST(FsView, AFolderReplacedBetweenItsFilesSendsTheLaterOnesWhereItNowLeads) {
+  Image img({{dir("a/"), file("a/x"), dir("b/"), symlink("a", "b"), file("a/y"), dir("c/d/"), file("c/d/p"),
+              file("c", "file"), file("c/d/q")}});
+  EXPECT_EQ(img.view.find("a/x"), nullptr);
+  EXPECT_EQ(img.view.find("a")->type, EntryType::Symlink);
+  EXPECT_NE(img.view.find("b/y"), nullptr);
+  EXPECT_EQ(img.view.find("c/d/p"), nullptr);
+  ASSERT_NE(img.view.find("c"), nullptr);
+  EXPECT_EQ(img.view.find("c")->type, EntryType::Dir);  // implied again by c/d/q, over the file
+  EXPECT_NE(img.view.find("c/d/q"), nullptr);
+
+  Image whited({{dir("e/"), file("e/1")}, {file(".wh.e"), symlink("e", "f"), dir("f/"), file("e/2")}});
+  EXPECT_EQ(whited.view.find("e/1"), nullptr);
+  EXPECT_NE(whited.view.find("f/2"), nullptr);
+}
+
 TEST(FsView, ResolvesAbsoluteRelativeAndChainedSymlinks) {
   Image img({{
       file("bin/busybox", "", 0755),
