@@ -151,7 +151,7 @@ std::string group_json(const std::vector<FleetPart>& parts, NameSpan span, size_
   nlohmann::json head = group_head(parts, span);
   std::string platforms;
   for (size_t i = span.begin; i < span.end; ++i)
-    platforms += (platforms.empty() ? "" : ",\n") + indented(parts[i].text, by);
+    platforms += (platforms.empty() ? "" : ",\n") + indented(parts[i].text.str(), by);
   return std::string(by, ' ') + "{\n" + std::string(by + 2, ' ') + "\"name\": " + dump_lossless(head["name"]) +
          ",\n" + std::string(by + 2, ' ') + "\"platforms\": [\n" + platforms + "\n" + std::string(by + 2, ' ') +
          "],\n" + std::string(by + 2, ' ') + "\"differences\": " + dump_lossless(head["differences"]) + "\n" +
@@ -236,7 +236,7 @@ bool write_text_parts(std::ostream& out, const std::vector<FleetPart>& parts, co
   for (NameSpan span : name_spans(parts)) {
     for (size_t i = span.begin; i < span.end; ++i) {
       if (parts[i].text.empty()) continue;
-      out << parts[i].text << '\n';
+      out << parts[i].text.str() << '\n';
       anything = true;
     }
     if (!span.group()) continue;
@@ -266,16 +266,20 @@ void write_junit_parts(std::ostream& out, const std::vector<FleetPart>& parts) {
   std::vector<JunitSuite> suites;
   for (const FleetPart& p : parts) {
     suites.push_back(p.junit);
-    suites.back().xml = p.text;
+    suites.back().xml = p.text.str();
   }
   write_junit_document(out, suites);
 }
 
-std::string joined_codequality(const std::vector<FleetPart>& parts) {
-  std::string all;
-  for (const FleetPart& p : parts)
-    if (!p.text.empty()) all += (all.empty() ? "" : ",\n") + p.text;
-  return all.empty() ? "[]\n" : "[\n" + all + "\n]\n";
+// Every image's issues in one array, each part straight to the output.
+void write_codequality_parts(std::ostream& out, const std::vector<FleetPart>& parts) {
+  const char* separator = "[\n";
+  for (const FleetPart& p : parts) {
+    if (p.text.empty()) continue;
+    out << separator << p.text.str();
+    separator = ",\n";
+  }
+  out << (*separator == '[' ? "[]\n" : "\n]\n");
 }
 
 // The part of `entry` as `format` shows it (its floor already applied).
@@ -293,7 +297,7 @@ FleetPart part_as_shown(const std::string& format, const FleetEntry& entry, cons
   if (format == "sarif")
     part.sarif_run = sarif_run(entry);
   else
-    part.text = render(format, entry, text, part.junit);
+    part.text = PackedText(render(format, entry, text, part.junit));
   return part;
 }
 
@@ -318,7 +322,7 @@ void write_fleet(std::ostream& out, const std::string& format, const std::vector
     for (NameSpan span : name_spans(parts)) {
       out << separator;
       if (span.group()) out << group_json(parts, span, 4);
-      else out << parts[span.begin].text;
+      else out << parts[span.begin].text.str();
       separator = ",\n";
     }
     out << "\n  ],\n  \"summary\": " << summary_json(parts, stats).dump() << "\n}\n";
@@ -327,7 +331,7 @@ void write_fleet(std::ostream& out, const std::string& format, const std::vector
   } else if (format == "junit") {
     write_junit_parts(out, parts);
   } else if (format == "codequality") {
-    out << joined_codequality(parts);
+    write_codequality_parts(out, parts);
   } else if (format == "markdown") {
     write_markdown_fleet(out, parts, stats);
   } else if (format == "html") {
@@ -344,7 +348,7 @@ void write_platforms(std::ostream& out, const std::string& format, const std::ve
   if (format == "json") {
     nlohmann::json head = group_head(parts, all);
     std::string platforms;
-    for (const FleetPart& p : parts) platforms += (platforms.empty() ? "" : ",\n") + p.text;
+    for (const FleetPart& p : parts) platforms += (platforms.empty() ? "" : ",\n") + p.text.str();
     out << "{\n  \"schema_version\": " << kJsonSchemaVersion << ",\n  \"tool\": "
         << nlohmann::json{{"name", "imgaudit"}, {"version", kImgauditVersion}}.dump()
         << ",\n  \"name\": " << dump_lossless(head["name"]) << ",\n  \"platforms\": [\n" << platforms

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "report/packed_text.h"
 #include "report/platform_differences.h"
 #include "report/report.h"
 
@@ -19,7 +20,7 @@ struct FleetEntry {
 // An image's part of a report on several images, rendered while its facts are alive; what the
 // document needs of it afterwards: its summary row and, for JUnit, its suite's counts.
 struct FleetPart {
-  std::string text;
+  PackedText text;  // the image's report in the format, waiting for the others
   std::string name, platform, digest, error;
   std::vector<Finding> findings;  // with a platform: what differs between a name's platforms is said from them
   nlohmann::json sarif_run;       // sarif: the run, its results tagged with the platform (text is empty)

@@ -56,7 +56,7 @@ void write_html_fleet(std::ostream& out, const std::vector<FleetPart>& parts, co
   std::string body = html_summary_table(parts, stats);
   const std::vector<NameSpan> spans = name_spans(parts);
   for (NameSpan span : spans) {
-    for (size_t i = span.begin; i < span.end; ++i) body += parts[i].text;
+    for (size_t i = span.begin; i < span.end; ++i) body += parts[i].text.str();
     if (span.group()) body += differences_html(parts, span);
   }
   const std::string title = parts.size() > 1 && spans.size() == 1

@@ -52,7 +52,7 @@ void write_markdown_fleet(std::ostream& out, const std::vector<FleetPart>& parts
   if (rows_left_out) doc += "| and " + std::to_string(rows_left_out) + " more | | | |\n";
   doc += "\n";
   for (NameSpan span : name_spans(parts)) {
-    for (size_t i = span.begin; i < span.end; ++i) sections_left_out += !room.take(doc, parts[i].text);
+    for (size_t i = span.begin; i < span.end; ++i) sections_left_out += !room.take(doc, parts[i].text.str());
     if (span.group()) sections_left_out += !room.take(doc, differences_section(parts, span));
   }
   if (sections_left_out)

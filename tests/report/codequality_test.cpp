@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/fleet_report.h"
 #include "report_fixture.h"
 
 using namespace imgaudit;
@@ -140,4 +141,28 @@ TEST(CodeQualityReport, NoFindingsIsAnEmptyArray) {
   AuditReport r;
   r.suppressed.emplace_back(make_finding("runs-as-root", Severity::Warning, {}, -1, "", "root", ""), "accepted");
   EXPECT_EQ(codequality_text(r), "[]\n");
+}
+
+// A run of many images: one array of every image's issues, each part written as it comes; none: an empty one.
+TEST(CodeQualityReport, ARunOfManyImagesIsOneArrayOfEveryImagesIssues) {
+  AuditReport one = sample_report(), clean = sample_report(), two = sample_report();
+  clean.findings.clear();
+  TextOptions text;
+  std::vector<FleetPart> parts = {fleet_part("codequality", {"app:1", "", &one, ""}, text),
+                                  fleet_part("codequality", {"clean:1", "", &clean, ""}, text),
+                                  fleet_part("codequality", {"gone:1", "", nullptr, "gone:1: no such image"}, text),
+                                  fleet_part("codequality", {"app:2", "", &two, ""}, text)};
+  std::ostringstream out;
+  write_fleet(out, "codequality", parts, FleetStats{4, 4, 0, 0}, text);
+  nlohmann::json issues = nlohmann::json::parse(out.str());
+  ASSERT_TRUE(issues.is_array());
+  EXPECT_EQ(issues.size(), 2 * codequality(sample_report()).size());
+  std::set<std::string> fingerprints;
+  for (const auto& i : issues) fingerprints.insert(i["fingerprint"].get<std::string>());
+  EXPECT_EQ(fingerprints.size(), issues.size()) << "each image's fingerprints are its own";
+
+  std::vector<FleetPart> nothing = {fleet_part("codequality", {"clean:1", "", &clean, ""}, text)};
+  std::ostringstream empty;
+  write_fleet(empty, "codequality", nothing, FleetStats{1, 1, 0, 0}, text);
+  EXPECT_EQ(empty.str(), "[]\n");
 }
