@@ -11,7 +11,7 @@ namespace imgaudit {
 
 // The bytes a layer is read in, stored and decompressed alike. ISA-L's inflate and the tar reader pay per
 // block: 256 KiB took 4% less CPU than 64 KiB on one thread (a layer of libraries and one of many small
-// files, bench/run.sh's), and stays inside a core's L2 beside the next stage.
+// files, bench/run.sh's, paired runs), and 1 MiB was no faster than 256 KiB (docs/benchmark.md).
 inline constexpr size_t kLayerBlockBytes = size_t(256) << 10;
 
 // Blocks handed from a thread that makes them (the blob read, hashed and decompressed) to the one that
