@@ -493,13 +493,14 @@ def audit(imgaudit, work, registry_port, redis_port, shards, fleet, configs, log
     counts, blob_gets = access(log, log_start)
     layer_gets = {d: n for d, n in blob_gets.items() if d in fleet.layers}
     config_gets = sum(n for d, n in blob_gets.items() if d in configs)
-    read = shared = report_bytes = 0
+    read = shared = cached = report_bytes = 0
     for k in range(1, shards + 1):
         report_bytes += os.path.getsize(os.path.join(work, f"report-{shards}-{k}.json"))
         with open(os.path.join(work, f"report-{shards}-{k}.json")) as f:
             summary = json.load(f).get("summary", {})
         read += summary.get("layers_read", 0)
         shared += summary.get("layers_shared", 0)
+        cached += summary.get("layers_cached", 0)
         os.remove(os.path.join(work, f"report-{shards}-{k}.json"))
     cache_kib = max(int(subprocess.run(["du", "-sk", os.path.join(work, f"cache-{shards}-{k}")], capture_output=True,
                                        text=True).stdout.split()[0]) for k in range(1, shards + 1))
@@ -517,6 +518,7 @@ def audit(imgaudit, work, registry_port, redis_port, shards, fleet, configs, log
                                                                  if k.startswith("blob ")},
             "mem_before": mem_before, "mem_after": mem_after, "keys": keys, "facts_keys": facts_keys,
             "facts_value_bytes": facts_bytes, "layers_read": read, "layers_shared": shared,
+            "layers_cached": cached,
             "stderr_lines": stderr_lines, "report_mib": report_bytes / 2**20, "cache_mib": cache_kib / 1024,
             "value_by_kind": {k: sum(v) / len(v) for k, v in by_kind.items()}, **monitor.summary()}
 
@@ -667,11 +669,12 @@ def report(rows, scale_rows, listing_rows, load_before, load_after):
            for r in rows])
     print("\nRedis (used_memory from INFO memory)")
     table(["images", "S", "before KiB", "after KiB", "grew KiB", "keys", "layer-facts keys", "bytes/entry",
-           "value bytes/entry", "taken from Redis", "read twice", "other blob requests"],
+           "value bytes/entry", "taken from Redis", "shards' layers_cached", "read twice", "other blob requests"],
           [[r["n"], r["S"], f"{r['mem_before'] / 1024:.0f}", f"{r['mem_after'] / 1024:.0f}",
             f"{(r['mem_after'] - r['mem_before']) / 1024:.0f}", r["keys"], r["facts_keys"],
             f"{(r['mem_after'] - r['mem_before']) / max(1, r['facts_keys']):.0f}",
-            f"{r['facts_value_bytes'] / max(1, r['facts_keys']):.0f}", r["redis_hits"], r["read_twice"],
+            f"{r['facts_value_bytes'] / max(1, r['facts_keys']):.0f}", r["redis_hits"], r["layers_cached"],
+            r["read_twice"],
             ", ".join(f"{k}: {v}" for k, v in r["other"].items()) or "-"] for r in rows])
     print("\nfacts value bytes by layer kind (mean STRLEN)")
     kinds = ["base", "runtime", "deps", "app"]

@@ -140,6 +140,7 @@ FleetStats audit_fleet(const AuditSession& session, const std::vector<std::strin
   });
   stats.layers_read = shared.layers_read();
   stats.layers_shared = shared.layers_shared();
+  stats.layers_cached = shared.layers_cached();
   return stats;
 }
 

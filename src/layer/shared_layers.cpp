@@ -34,6 +34,11 @@ size_t SharedLayers::layers_shared() const {
   return shared_;
 }
 
+size_t SharedLayers::layers_cached() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return cached_;
+}
+
 std::optional<LayerFacts> SharedLayers::Through::load(const std::string& digest) const {
   {
     std::unique_lock<std::mutex> lock(shared_.mutex_);
@@ -48,6 +53,10 @@ std::optional<LayerFacts> SharedLayers::Through::load(const std::string& digest)
   }
   std::optional<LayerFacts> hit = backing_ ? backing_->load(digest) : std::nullopt;
   if (hit && hit->digest == digest) {
+    {
+      std::lock_guard<std::mutex> lock(shared_.mutex_);
+      ++shared_.cached_;
+    }
     shared_.publish(*hit);
     return hit;
   }

@@ -38,9 +38,11 @@ class SharedLayers {
     const LayerFactsCache* backing_;
   };
 
-  // Layers read so far, and layers found in memory: what a run's summary says.
+  // Layers read so far, layers found in memory, and layers whose facts the backing cache held (the
+  // folder, or a Redis that other machines fill): what a run's summary says.
   size_t layers_read() const;
   size_t layers_shared() const;
+  size_t layers_cached() const;
 
  private:
   void publish(const LayerFacts& facts);
@@ -50,7 +52,7 @@ class SharedLayers {
   std::map<std::string, size_t> uses_;  // images still to finish that hold the layer
   std::map<std::string, LayerFacts> facts_;
   std::set<std::string> reading_;
-  size_t read_ = 0, shared_ = 0;
+  size_t read_ = 0, shared_ = 0, cached_ = 0;
 };
 
 }  // namespace imgaudit

@@ -227,7 +227,9 @@ void write_text_summary(std::ostream& out, const std::vector<FleetPart>& parts, 
   if (stats.distinct < stats.images - unreadable) out << " (" << stats.distinct << " distinct)";
   if (unreadable) out << ", " << unreadable << " could not be read";
   out << "; " << stats.layers_read << (stats.layers_read == 1 ? " layer" : " layers") << " read, "
-      << stats.layers_shared << " taken from another image of the run\n";
+      << stats.layers_shared << " taken from another image of the run";
+  if (stats.layers_cached) out << ", " << stats.layers_cached << " found in the cache";
+  out << '\n';
 }
 
 // Each image's text, a group's differences after it; false when nothing was written (quiet).
@@ -257,7 +259,8 @@ nlohmann::json summary_json(const std::vector<FleetPart>& parts, const FleetStat
   }
   return {{"images", parts.size()}, {"distinct", stats.distinct}, {"unreadable", unreadable},
           {"error", errors}, {"warning", warnings}, {"info", infos},
-          {"layers_read", stats.layers_read}, {"layers_shared", stats.layers_shared}};
+          {"layers_read", stats.layers_read}, {"layers_shared", stats.layers_shared},
+          {"layers_cached", stats.layers_cached}};
 }
 
 const char* kSarifHead = "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n";

@@ -41,9 +41,10 @@ std::vector<NameSpan> name_spans(const std::vector<FleetPart>& parts);
 // The findings of each platform of a group, for what differs between them.
 std::vector<PlatformFindings> platform_findings(const std::vector<FleetPart>& parts, NameSpan span);
 
-// What the run did, for the summary: layers read from blobs, and layers one image took from another.
+// What the run did, for the summary: layers read from blobs, layers one image took from another, and
+// layers whose facts came from the cache (the folder, or the Redis shards share).
 struct FleetStats {
-  size_t images = 0, distinct = 0, layers_read = 0, layers_shared = 0;
+  size_t images = 0, distinct = 0, layers_read = 0, layers_shared = 0, layers_cached = 0;
 };
 
 // The whole document, the parts in the order the images were given (a name's platforms, with

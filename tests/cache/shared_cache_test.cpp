@@ -70,6 +70,29 @@ TEST(SharedCache, TwoProcessesWithTheirOwnFoldersShareLayerFacts) {
   EXPECT_EQ(nlohmann::json::parse(first.out), nlohmann::json::parse(second.out));
 }
 
+// A run of many images says in its summary which layers' facts came from the shared cache.
+TEST(SharedCache, AFleetsSummarySaysWhichLayersRedisHeld) {
+  SKIP_WITHOUT_REDIS();
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  PushedImage image("fleet:v1");
+  write_layout(three_layers("v2"), image.tmp / "layout-v2");
+  image.reg.push(image.tmp / "layout-v2", "v2", "fleet:v2");
+  const std::string args = image.args(image.reg.host() + "/fleet:v2");
+
+  CliRun first = imgaudit(image.tmp / "machine-a", args);
+  ASSERT_EQ(first.status, 0) << first.err;
+  nlohmann::json summary = nlohmann::json::parse(first.out)["summary"];
+  EXPECT_EQ(summary["layers_read"], 4) << summary;  // two bases, two applications
+  EXPECT_EQ(summary["layers_cached"], 0) << summary;
+
+  CliRun second = imgaudit(image.tmp / "machine-b", args);
+  ASSERT_EQ(second.status, 0) << second.err;
+  summary = nlohmann::json::parse(second.out)["summary"];
+  EXPECT_EQ(summary["layers_read"], 0) << summary;
+  EXPECT_EQ(summary["layers_cached"], 4) << summary;
+  EXPECT_EQ(summary["layers_shared"], 2) << summary << ": the second image takes the bases from the first";
+}
+
 // Shards started together: a layer one process is reading is not read by another, which waits for its
 // facts. Process A reads the image from a pipe that stops halfway through its first layer, so A holds
 // that layer's claim for as long as the test wants; B, given the same image from the registry, must

@@ -48,6 +48,27 @@ TEST(Fleet, EachImageHasItsPartInTheOrderGivenAndSharedLayersAreReadOnce) {
   EXPECT_EQ(j["summary"]["distinct"], 3);
 }
 
+// A second run over the same cache folder reads no layer: the summary says where the facts came from.
+TEST(Fleet, TheSummarySaysWhichLayersTheCacheHeld) {
+  TempDir tmp;
+  std::vector<std::string> refs;
+  for (const char* name : {"a", "b", "c"}) refs.push_back(write_oci(tmp, on_base(name), name));
+  const std::string run = "--cache-dir " + tmp / "cache" + " --fail-on never " + join(refs, " ");
+  auto first = run_imgaudit("--format json " + run);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.json()["summary"]["layers_read"], 4);
+  EXPECT_EQ(first.json()["summary"]["layers_cached"], 0);
+  auto second = run_imgaudit("--format json " + run);
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.json()["summary"]["layers_read"], 0);
+  EXPECT_EQ(second.json()["summary"]["layers_cached"], 4) << "the base once, and each image's own layer";
+  EXPECT_EQ(second.json()["summary"]["layers_shared"], 2);
+  auto text = run_imgaudit(run);
+  EXPECT_NE(text.out.find("3 images; 0 layers read, 2 taken from another image of the run, 4 found in the cache\n"),
+            std::string::npos)
+      << text.out;
+}
+
 TEST(Fleet, OneImageKeepsTheDocumentOfOne) {
   TempDir tmp;
   auto r = run_imgaudit("--no-cache --format json --fail-on never " + write_oci(tmp, on_base("a"), "a"));

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include "layer/shared_layers.h"
@@ -30,6 +31,37 @@ TEST(SharedLayers, ALayerReadForOneImageIsFoundByTheNext) {
   EXPECT_EQ(hit->warnings, std::vector<std::string>{"read once"});
   EXPECT_EQ(shared.layers_read(), 1u);
   EXPECT_EQ(shared.layers_shared(), 1u);
+}
+
+// Facts kept by digest in memory, as a cache folder or a Redis keeps them.
+class MemoryCache : public LayerFactsCache {
+ public:
+  std::optional<LayerFacts> load(const std::string& digest) const override {
+    auto it = kept_.find(digest);
+    return it == kept_.end() ? std::nullopt : std::optional<LayerFacts>(it->second);
+  }
+  void store(const LayerFacts& facts) const override { kept_[facts.digest] = facts; }
+
+ private:
+  mutable std::map<std::string, LayerFacts> kept_;
+};
+
+TEST(SharedLayers, ALayerTheCacheHoldsIsCountedAsCachedNotRead) {
+  MemoryCache cache;
+  cache.store(facts_of(kDigest, "from the cache"));
+  const std::string other = "sha256:" + std::string(64, 'b');
+  SharedLayers shared;
+  shared.plan({kDigest, other});
+  shared.plan({kDigest});
+  SharedLayers::Through first(shared, &cache), second(shared, &cache);
+  ASSERT_TRUE(first.load(kDigest));
+  EXPECT_FALSE(first.load(other));
+  first.store(facts_of(other, "read"));
+  ASSERT_TRUE(second.load(kDigest));
+  EXPECT_EQ(shared.layers_cached(), 1u);
+  EXPECT_EQ(shared.layers_read(), 1u);
+  EXPECT_EQ(shared.layers_shared(), 1u) << "the second image takes the first one's copy";
+  EXPECT_TRUE(cache.load(other)) << "what was read is stored behind";
 }
 
 TEST(SharedLayers, ALayerIsLetGoWhenNoImageStillNeedsIt) {
