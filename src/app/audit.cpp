@@ -29,6 +29,7 @@ AuditSession::AuditSession(const AuditOptions& options)
   registry_ = options.registry;
   registry_.http.session = http;
   registry_.pings = std::make_shared<RegistryPings>();
+  registry_.found_credentials = std::make_shared<RegistryCredentials>();
   registry_.cache = blobs_ ? &*blobs_ : nullptr;
   engine_ = options.engine;
   engine_.http.session = http;

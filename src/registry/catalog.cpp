@@ -186,11 +186,7 @@ bool selected(const std::string& repo_tag, const std::vector<std::string>& inclu
 RegistryListing list_registry(const RegistryQuery& query, const RegistryOptions& options) {
   Target target = parse_target(query.target);
   const std::string& registry = target.base.registry;
-  std::optional<Credentials> credentials = options.credentials;
-  if (!credentials) {
-    std::string config = options.docker_config.empty() ? docker_config_path() : options.docker_config;
-    credentials = find_credentials(registry, config, options.http.timeout_seconds);
-  }
+  std::optional<Credentials> credentials = credentials_for(registry, options);
   size_t page_size = std::max<size_t>(query.page_size, 1);
 
   RegistryListing listing;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "registry/credentials.h"
+#include "registry/registry_credentials.h"
 #include "registry/registry_pings.h"
 #include "net/http.h"
 
@@ -18,6 +19,7 @@ struct RegistryOptions {
   std::vector<std::string> insecure_registries;  // "host[:port]" that may speak plain HTTP
   HttpOptions http;  // its session is the run's
   std::shared_ptr<RegistryPings> pings;  // the run's: what each host's /v2/ answered; every client needs it
+  std::shared_ptr<RegistryCredentials> found_credentials;  // the run's: each registry's, looked up once
   const BlobCache* cache = nullptr;  // manifests and configs by digest
 };
 

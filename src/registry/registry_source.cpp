@@ -137,12 +137,7 @@ std::unique_ptr<ImageSource> image_of(std::shared_ptr<RegistryClient> client, co
 std::unique_ptr<ImageSource> open_registry_image(const std::string& reference, const std::optional<Platform>& platform,
                                                  const RegistryOptions& options, const ManifestWanted& wanted) {
   RegistryRef ref = parse_registry_ref(reference);
-  std::optional<Credentials> credentials = options.credentials;
-  if (!credentials) {
-    std::string config = options.docker_config.empty() ? docker_config_path() : options.docker_config;
-    credentials = find_credentials(ref.registry, config, options.http.timeout_seconds);
-  }
-  auto client = std::make_shared<RegistryClient>(ref, credentials, options);
+  auto client = std::make_shared<RegistryClient>(ref, credentials_for(ref.registry, options), options);
 
   RegistryClient::Manifest root = fetch_manifest(*client, options.cache, ref.manifest_reference());
   nlohmann::json document = parse_json(root.bytes, "manifest " + root.digest);

@@ -99,15 +99,22 @@ TEST_F(BasicAuth, CredentialsFromDockerConfig) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
-TEST_F(BasicAuth, CredentialsFromHelpers) {
-  std::string home = tmp / "home", bin = tmp / "bin";
+// docker-credential-testpass in tmp/bin, which writes each server it is asked for to tmp/asked and knows the
+// registry's credentials; the PATH that finds it.
+std::string testpass_helper(const TempDir& tmp, const LocalRegistry& reg) {
+  std::string bin = tmp / "bin";
   // docker-credential-NAME get: the server on standard input, JSON on standard output.
   write_file(bin + "/docker-credential-testpass",
              "#!/bin/sh\n[ \"$1\" = get ] || exit 1\nread -r server\necho \"$server\" >>'" + (tmp / "asked") +
-                 "'\nif [ \"$server\" = '" + reg->host() + "' ]; then\n  printf '{\"ServerURL\":\"%s\",\"Username\":\"" + kUser +
+                 "'\nif [ \"$server\" = '" + reg.host() + "' ]; then\n  printf '{\"ServerURL\":\"%s\",\"Username\":\"" + kUser +
                  "\",\"Secret\":\"" + kPassword + "\"}' \"$server\"\nelse\n  echo 'credentials not found in native keychain'\n  exit 1\nfi\n",
              0755);
-  std::string path = "PATH='" + bin + "':\"$PATH\"";
+  return "PATH='" + bin + "':\"$PATH\"";
+}
+
+TEST_F(BasicAuth, CredentialsFromHelpers) {
+  std::string home = tmp / "home";
+  std::string path = testpass_helper(tmp, *reg);
 
   write_file(home + "/docker/config.json", nlohmann::json{{"credsStore", "testpass"}}.dump());
   CliRun store = imgaudit(home, json + ca() + image, path);
@@ -126,6 +133,33 @@ TEST_F(BasicAuth, CredentialsFromHelpers) {
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("docker-credential-absent"), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("not on PATH"), std::string::npos) << missing.err;
+}
+
+// The images of one run on one registry: its helper runs once, not once an image (nor again for a listing).
+TEST_F(BasicAuth, ARunOfManyImagesAsksTheHelperOnce) {
+  std::string home = tmp / "home";
+  std::string path = testpass_helper(tmp, *reg);
+  write_layout(tiny("v2"), tmp / "layout-v2");
+  reg->push(tmp / "layout-v2", "v2", "private/app:v2");
+  write_file(home + "/docker/config.json", nlohmann::json{{"credsStore", "testpass"}}.dump());
+  CliRun r = imgaudit(home, json + "--no-cache " + ca() + image + " " + reg->host() + "/private/app:v2", path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["summary"]["images"], 2);
+  EXPECT_EQ(j["summary"]["unreadable"], 0);
+  EXPECT_EQ(read_file(tmp / "asked"), reg->host() + "\n");
+  expect_no_secret(r, kPassword);
+
+  // A helper that fails fails each image of its registry, with its one message, and runs once.
+  write_file(home + "/docker/config.json", nlohmann::json{{"credHelpers", {{reg->host(), "broken"}}}}.dump());
+  write_file(tmp / "bin/docker-credential-broken", "#!/bin/sh\necho x >>'" + (tmp / "broken-runs") + "'\nexit 3\n", 0755);
+  CliRun broken = imgaudit(home, json + "--no-cache " + ca() + image + " " + reg->host() + "/private/app:v2", path);
+  EXPECT_EQ(broken.status, 2) << broken.err;
+  EXPECT_EQ(read_file(tmp / "broken-runs"), "x\n");
+  auto b = nlohmann::json::parse(broken.out);
+  ASSERT_EQ(b["images"].size(), 2u);
+  EXPECT_EQ(b["summary"]["unreadable"], 2);
+  EXPECT_NE(b["images"][1]["error"].get<std::string>().find("docker-credential-broken"), std::string::npos) << b["images"][1];
 }
 
 class TokenAuth : public ::testing::Test {
