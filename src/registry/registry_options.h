@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "registry/credentials.h"
 #include "registry/registry_credentials.h"
 #include "registry/registry_pings.h"
 #include "net/http.h"
