@@ -20,6 +20,10 @@ class NeedleSet {
   void find_first(std::string_view haystack, uint64_t base, std::vector<size_t>& found) const;
 
  private:
+  bool indexed(const char* gram) const;
+  void compare_at(const char* data, size_t size, size_t at, uint64_t base, std::vector<size_t>& found,
+                  size_t& missing) const;
+
   std::vector<std::string_view> needles_;
   std::vector<uint64_t> table_;  // a bit for each bucket a gram of an indexed needle falls in
   size_t longest_ = 0;

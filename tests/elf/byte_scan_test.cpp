@@ -1,6 +1,7 @@
 // find_first and StreamScan against the plain definition (std::string_view::find of each needle) on
 // haystacks where the needles are planted at every offset mod 4, overlapping, at the very start and
-// end, cut by the end, and among their own grams; and the code of a program left out of the scan.
+// end, across cache lines, cut by the end, and among their own grams; and the code of a program left
+// out of the scan.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -46,6 +47,21 @@ TEST(ByteScan, NeedlesAtTheEdgesAndEveryAlignment) {
       EXPECT_EQ(find_first(start, kNeedles), plain_find(start, kNeedles)) << start;
       EXPECT_EQ(find_first(end, kNeedles), plain_find(end, kNeedles)) << end;
       EXPECT_EQ(find_first(end.substr(0, end.size() - 1), kNeedles), plain_find(end.substr(0, end.size() - 1), kNeedles));
+    }
+  }
+}
+
+// The scan reads a cache line a step and the rest a gram at a time: a needle at any offset across the
+// first lines, across a line's end, and in the tail after the last whole line, in haystacks of every
+// length around those bounds.
+TEST(ByteScan, NeedlesAtEveryOffsetAcrossCacheLines) {
+  for (std::string_view n : kNeedles) {
+    if (n.empty()) continue;
+    for (size_t at = 0; at < 3 * 64 + 8; ++at) {
+      for (size_t after : {size_t(0), size_t(1), size_t(3), size_t(61), size_t(300)}) {
+        std::string hay = std::string(at, '.') + std::string(n) + std::string(after, '.');
+        ASSERT_EQ(find_first(hay, kNeedles), plain_find(hay, kNeedles)) << at << " " << after << " " << n;
+      }
     }
   }
 }
