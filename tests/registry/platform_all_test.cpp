@@ -109,6 +109,50 @@ TEST(PlatformAll, EveryPlatformOfAnIndexOnEachTransport) {
   EXPECT_LE(reg.blob_gets("app", layer_digest), 1) << reg.log();
 }
 
+// --shard with --platform all: a shard holds the platforms whose manifest digests fall in it, so the two
+// platforms of one name can be two shards' (a shard lets go the images of others once their names'
+// platforms are described). Each shard names the platform it holds, and the shards cover each once.
+TEST(PlatformAll, ShardsSplitANamesPlatformsAndNameEach) {
+  SKIP_WITHOUT_REGISTRY_TOOLS();
+  if (auto why = toolchain_problem("gcc", "-static"); !why.empty()) GTEST_SKIP() << why;
+  TempDir tmp;
+  TwoPlatforms images = two_platforms(tmp);
+  const std::string layout = tmp / "layout";
+  write_layout(images.native, layout);
+  write_layout(images.other, layout);
+  make_index(layout, "multi", {"native", "other"}, "");
+  LocalRegistry reg;
+  reg.push(layout, "multi", "app:multi");
+  const std::string name = reg.host() + "/app:multi";
+
+  bool split = false;
+  for (int n = 2; n <= 8 && !split; ++n) {
+    std::multiset<std::string> platforms;
+    for (int k = 1; k <= n; ++k) {
+      CliRun r = imgaudit(tmp / "home", "--format json --fail-on never --no-cache --platform all --shard " +
+                                            std::to_string(k) + "/" + std::to_string(n) + " " + name + " " + name);
+      ASSERT_EQ(r.status, 0) << r.err;
+      nlohmann::json parts = nlohmann::json::parse(r.out)["images"];
+      std::set<std::string> held;
+      for (const nlohmann::json& part : parts) {
+        EXPECT_EQ(part["name"], name);
+        if (part.contains("platforms")) {
+          for (const nlohmann::json& p : part["platforms"]) held.insert(p["platform"].get<std::string>());
+        } else {
+          ASSERT_TRUE(part.contains("platform")) << part.dump(1);
+          EXPECT_EQ(part["platform"], part["image"]["platform"]["os"].get<std::string>() + "/" +
+                                          part["image"]["platform"]["architecture"].get<std::string>());
+          held.insert(part["platform"].get<std::string>());
+        }
+      }
+      platforms.insert(held.begin(), held.end());
+      split |= held.size() == 1;
+    }
+    EXPECT_EQ(platforms, (std::multiset<std::string>{native_platform().str(), other_platform().str()})) << n << " shards";
+  }
+  EXPECT_TRUE(split) << "the two platforms fell in one shard of every count from 2 to 8";
+}
+
 TEST(PlatformAll, TextSarifAndTheExitStatusOfTheWorstPlatform) {
   if (auto why = toolchain_problem("gcc", "-static"); !why.empty()) GTEST_SKIP() << why;
   TempDir tmp;
