@@ -52,6 +52,16 @@ TwoPlatforms two_platforms(const TempDir& tmp) {
   return t;
 }
 
+// The two platforms in an OCI layout in `tmp`, whose tag "multi" is their index; returns the layout.
+std::string two_platform_layout(const TempDir& tmp) {
+  TwoPlatforms images = two_platforms(tmp);
+  const std::string layout = tmp / "layout";
+  write_layout(images.native, layout);
+  write_layout(images.other, layout);
+  make_index(layout, "multi", {"native", "other"}, "");
+  return layout;
+}
+
 std::set<std::string> rules_of(const nlohmann::json& differences) {
   std::set<std::string> out;
   for (const nlohmann::json& d : differences) out.insert(d["rule"].get<std::string>());
@@ -116,11 +126,7 @@ TEST(PlatformAll, ShardsSplitANamesPlatformsAndNameEach) {
   SKIP_WITHOUT_REGISTRY_TOOLS();
   if (auto why = toolchain_problem("gcc", "-static"); !why.empty()) GTEST_SKIP() << why;
   TempDir tmp;
-  TwoPlatforms images = two_platforms(tmp);
-  const std::string layout = tmp / "layout";
-  write_layout(images.native, layout);
-  write_layout(images.other, layout);
-  make_index(layout, "multi", {"native", "other"}, "");
+  const std::string layout = two_platform_layout(tmp);
   LocalRegistry reg;
   reg.push(layout, "multi", "app:multi");
   const std::string name = reg.host() + "/app:multi";
@@ -156,11 +162,7 @@ TEST(PlatformAll, ShardsSplitANamesPlatformsAndNameEach) {
 TEST(PlatformAll, TextSarifAndTheExitStatusOfTheWorstPlatform) {
   if (auto why = toolchain_problem("gcc", "-static"); !why.empty()) GTEST_SKIP() << why;
   TempDir tmp;
-  TwoPlatforms images = two_platforms(tmp);
-  const std::string layout = tmp / "layout";
-  write_layout(images.native, layout);
-  write_layout(images.other, layout);
-  make_index(layout, "multi", {"native", "other"}, "");
+  const std::string layout = two_platform_layout(tmp);
   const std::string input = "oci:" + layout + ":multi";
 
   CliRun text = imgaudit(tmp / "home", "--color never --platform all " + input);
