@@ -1,15 +1,42 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "layer/layer_cache.h"
 #include "layer/layer_facts.h"
 #include "source/source.h"
 #include "util/sha256.h"
 #include "writer/image_writer.h"
 
 namespace imgaudit::test {
+
+// A cache that keeps what it is given by digest, as the folder cache and a Redis do.
+class MemoryCache : public LayerFactsCache {
+ public:
+  std::optional<LayerFacts> load(const std::string& digest) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = kept_.find(digest);
+    if (it == kept_.end()) return std::nullopt;
+    return it->second;
+  }
+  void store(const LayerFacts& facts) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kept_[facts.digest] = facts;
+  }
+  size_t size() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kept_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, LayerFacts> kept_;
+};
 
 // A blob held in memory, handed out in small reads to exercise the callbacks.
 class MemoryStream : public ByteStream {

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "layer/block_pipe.h"
@@ -131,23 +130,6 @@ TEST(ReadLayers, ALayerReadOnTwoThreadsHasTheFactsOfOne) {
   }
 }
 
-// A cache that keeps what it is given, as the folder cache does.
-class MemoryCache : public LayerFactsCache {
- public:
-  std::optional<LayerFacts> load(const std::string& digest) const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = kept_.find(digest);
-    if (it == kept_.end()) return std::nullopt;
-    return it->second;
-  }
-  void store(const LayerFacts& facts) const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    kept_[facts.digest] = facts;
-  }
-  mutable std::mutex mutex_;
-  mutable std::map<std::string, LayerFacts> kept_;
-};
-
 // Without the diff_id check a config's wrong diff_id passes and no diff_id is claimed; what such a run
 // cached does not stand for a later run that checks.
 TEST(ReadLayers, DiffIdsNotVerifiedAreNotClaimedNorTrustedLater) {
@@ -158,7 +140,7 @@ TEST(ReadLayers, DiffIdsNotVerifiedAreNotClaimedNorTrustedLater) {
   std::vector<LayerFacts> got = read_layers(src, 2, &cache, false);
   ASSERT_EQ(got.size(), 5u);
   for (const LayerFacts& l : got) EXPECT_EQ(l.diff_id, "");
-  EXPECT_EQ(cache.kept_.size(), 5u);
+  EXPECT_EQ(cache.size(), 5u);
   try {
     read_layers(src, 2, &cache, true);
     ADD_FAILURE() << "no InputError";

@@ -2,10 +2,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <thread>
 
 #include "layer/shared_layers.h"
+#include "layer_test_util.h"
 
 namespace imgaudit::test {
 namespace {
@@ -32,19 +32,6 @@ TEST(SharedLayers, ALayerReadForOneImageIsFoundByTheNext) {
   EXPECT_EQ(shared.layers_read(), 1u);
   EXPECT_EQ(shared.layers_shared(), 1u);
 }
-
-// Facts kept by digest in memory, as a cache folder or a Redis keeps them.
-class MemoryCache : public LayerFactsCache {
- public:
-  std::optional<LayerFacts> load(const std::string& digest) const override {
-    auto it = kept_.find(digest);
-    return it == kept_.end() ? std::nullopt : std::optional<LayerFacts>(it->second);
-  }
-  void store(const LayerFacts& facts) const override { kept_[facts.digest] = facts; }
-
- private:
-  mutable std::map<std::string, LayerFacts> kept_;
-};
 
 TEST(SharedLayers, ALayerTheCacheHoldsIsCountedAsCachedNotRead) {
   MemoryCache cache;
