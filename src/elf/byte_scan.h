@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,6 +13,7 @@ namespace imgaudit {
 // haystacks.
 class NeedleSet {
  public:
+  static constexpr size_t kGram = 4;  // bytes of a gram
   explicit NeedleSet(std::vector<std::string_view> needles);
   const std::vector<std::string_view>& needles() const { return needles_; }
   size_t longest() const { return longest_; }
@@ -25,6 +27,7 @@ class NeedleSet {
                   size_t& missing) const;
 
   std::vector<std::string_view> needles_;
+  std::vector<std::array<uint32_t, kGram>> grams_;  // of each indexed needle, the grams at its offsets 0..3
   std::vector<uint64_t> table_;  // a bit for each bucket a gram of an indexed needle falls in
   size_t longest_ = 0;
 };
