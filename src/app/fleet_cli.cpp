@@ -24,7 +24,7 @@ void add_fleet_options(CLI::App& app, FleetCliOptions& out) {
       ->check(CLI::Range(size_t(1), size_t(10000)));
   app.add_option("--shard", out.shard,
                  "K/N: audit only the K-th of N shares of the images, by digest, the same in every run (N processes "
-                 "cover a list once)");
+                 "cover a list once); K may be I+1, as a Kubernetes Indexed Job writes $(JOB_COMPLETION_INDEX)+1/N");
 }
 
 std::vector<std::string> fleet_images(const std::vector<std::string>& arguments, const FleetCliOptions& cli,

@@ -1,6 +1,7 @@
 #include "app/shard.h"
 
 #include <charconv>
+#include <string_view>
 
 #include "util/error.h"
 #include "util/limits.h"
@@ -17,19 +18,31 @@ bool parse_number(const std::string& text, uint64_t& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+// K, or I+1: a Kubernetes Indexed Job's pods count from 0 (JOB_COMPLETION_INDEX). Kubernetes expands
+// $(JOB_COMPLETION_INDEX) in a container's arguments, but no shell is there to add 1 (imgaudit's image has
+// none), so the argument "$(JOB_COMPLETION_INDEX)+1/3" arrives as "0+1/3".
+bool parse_shard_number(const std::string& text, uint64_t& out) {
+  constexpr std::string_view kPlusOne = "+1";
+  if (!ends_with(text, kPlusOne)) return parse_number(text, out);
+  uint64_t index = 0;
+  if (!parse_number(text.substr(0, text.size() - kPlusOne.size()), index) || index >= kMaxShards) return false;
+  out = index + 1;
+  return true;
+}
+
 }  // namespace
 
 Shard Shard::parse(const std::string& text) {
   const std::string what = "--shard " + printable(text, 40) + ": ";
   size_t slash = text.find('/');
   Shard s;
-  if (slash == std::string::npos || !parse_number(text.substr(0, slash), s.index) ||
+  if (slash == std::string::npos || !parse_shard_number(text.substr(0, slash), s.index) ||
       !parse_number(text.substr(slash + 1), s.count))
-    throw InputError(what + "not K/N (the K-th of N shards, as in 2/3)");
+    throw InputError(what + "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)");
   if (s.count == 0 || s.count > kMaxShards)
     throw InputError(what + "N is 1 to " + std::to_string(kMaxShards));
   if (s.index == 0 || s.index > s.count)
-    throw InputError(what + "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: add 1)");
+    throw InputError(what + "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: write $(JOB_COMPLETION_INDEX)+1/N)");
   return s;
 }
 

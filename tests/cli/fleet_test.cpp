@@ -185,6 +185,9 @@ TEST(Fleet, ShardsCoverEveryImageOnceAndStayTheSame) {
   EXPECT_GT(shards[0].size() * shards[1].size() * shards[2].size(), 0u) << "nine images, none in some shard";
   auto again = run_imgaudit("--no-cache --format json --fail-on never --shard 2/3 " + join(refs, " "));
   EXPECT_EQ(names_in(again.json()), shards[1]);
+  // As a Kubernetes Indexed Job's pod of index 1 is given it: $(JOB_COMPLETION_INDEX)+1/3, expanded.
+  auto from_index = run_imgaudit("--no-cache --format json --fail-on never --shard 1+1/3 " + join(refs, " "));
+  EXPECT_EQ(names_in(from_index.json()), shards[1]);
   // In the order given, whatever the shard.
   std::vector<std::string> in_order = shards[1];
   std::sort(in_order.begin(), in_order.end(), [&](const std::string& x, const std::string& y) {
@@ -195,13 +198,18 @@ TEST(Fleet, ShardsCoverEveryImageOnceAndStayTheSame) {
 
 TEST(Fleet, BadShardsAreOneLineErrors) {
   for (auto [shard, why] : std::vector<std::pair<std::string, std::string>>{
-           {"0/3", "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: add 1)"},
-           {"4/3", "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: add 1)"},
+           {"0/3", "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: write $(JOB_COMPLETION_INDEX)+1/N)"},
+           {"4/3", "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: write $(JOB_COMPLETION_INDEX)+1/N)"},
+           {"3+1/3", "K is 1 to N (a Job's JOB_COMPLETION_INDEX counts from 0: write $(JOB_COMPLETION_INDEX)+1/N)"},
            {"1/0", "N is 1 to 100000"},
-           {"2", "not K/N (the K-th of N shards, as in 2/3)"},
-           {"a/b", "not K/N (the K-th of N shards, as in 2/3)"},
-           {"-1/3", "not K/N (the K-th of N shards, as in 2/3)"}}) {
-    auto r = run_imgaudit("--shard " + shard + " oci:/nonexistent");
+           {"2", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"a/b", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"+1/3", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"1+2/3", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"$(JOB_COMPLETION_INDEX)+1/3", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"99999999999999999999+1/3", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"},
+           {"-1/3", "not K/N or I+1/N (the K-th of N shards, as in 2/3 or 1+1/3)"}}) {
+    auto r = run_imgaudit("--shard '" + shard + "' oci:/nonexistent");
     EXPECT_EQ(r.status, 2) << shard;
     EXPECT_EQ(r.err, "imgaudit: --shard " + shard + ": " + why + "\n");
   }

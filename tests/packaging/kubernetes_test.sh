@@ -1,37 +1,74 @@
 #!/bin/bash
 # The Kubernetes manifests: an Indexed Job (and the CronJob's) whose pods cover shards 1..N of N, N being
-# its completions and parallelism, with a command imgaudit accepts once the shell has expanded it.
+# its completions and parallelism, with arguments imgaudit accepts once Kubernetes has expanded their
+# $(NAME) references, run by the release image's entrypoint (the image has no shell), each pod writing its
+# report to a file of its own on the reports volume (reports.yaml), which the image's user may write.
 # Usage: kubernetes_test.sh SOURCE_DIR IMGAUDIT
 set -u
 src=$1 imgaudit=$2
 python3 -c 'import yaml' 2>/dev/null || { echo "python3-yaml is needed"; exit 77; }
-python3 - "$src/packaging/kubernetes" "$imgaudit" <<'PY'
-import os, subprocess, sys, yaml
-folder, imgaudit = sys.argv[1], sys.argv[2]
+python3 - "$src" "$imgaudit" <<'PY'
+import os, re, subprocess, sys, yaml
+src, imgaudit = sys.argv[1], sys.argv[2]
+folder = os.path.join(src, "packaging/kubernetes")
 failures = 0
 def fail(why):
     global failures
     failures += 1
     print("FAIL:", why)
-for name in ("job.yaml", "cronjob.yaml"):
+
+# The release image's user (packaging/release/image.sh: --user UID:GID), who must be able to write the reports.
+image_user = int(re.search(r"--user (\d+):", open(os.path.join(src, "packaging/release/image.sh")).read()).group(1))
+claims = {d["metadata"]["name"] for d in yaml.safe_load_all(open(os.path.join(folder, "reports.yaml")))
+          if d and d["kind"] == "PersistentVolumeClaim"}
+
+def field(ref, index, job):
+    # What the downward API gives the fields the manifests name; anything else is a failure.
+    path = ref["fieldPath"]
+    if path == "metadata.annotations['batch.kubernetes.io/job-completion-index']": return str(index)
+    if path == "metadata.labels['job-name']": return job
+    fail("a field the test does not know: " + path)
+    return ""
+
+def expand(word, env):
+    # Kubernetes' $(NAME) expansion of a container's arguments: $$ is a $, an unknown name stays as written.
+    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)",
+                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), word)
+
+for name, job in (("job.yaml", "imgaudit-fleet"), ("cronjob.yaml", "imgaudit-fleet-nightly-29411640")):
     doc = yaml.safe_load(open(os.path.join(folder, name)))
     spec = doc["spec"]["jobTemplate"]["spec"] if doc["kind"] == "CronJob" else doc["spec"]
     if spec.get("completionMode") != "Indexed": fail(name + ": not an Indexed Job")
     n = spec["completions"]
     if spec["parallelism"] != n: fail(name + ": parallelism is not completions")
-    container = spec["template"]["spec"]["containers"][0]
-    env = {e["name"]: e["value"] for e in container.get("env", [])}
-    script = container["args"][0]
-    shards = set()
+    pod = spec["template"]["spec"]
+    container = pod["containers"][0]
+    if "command" in container: fail(name + ": a command of its own: the image's is /usr/bin/imgaudit, and it has no shell")
+    if pod.get("securityContext", {}).get("fsGroup") != image_user: fail(name + ": fsGroup is not the image's user %d" % image_user)
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    mounts = {m["mountPath"]: m["name"] for m in container.get("volumeMounts", [])}
+    for mount, volume in mounts.items():
+        claim = volumes.get(volume, {}).get("persistentVolumeClaim", {}).get("claimName")
+        if claim not in claims: fail(name + ": " + mount + " is no claim of reports.yaml")
+    shards, reports = set(), set()
     for index in range(n):
-        # The shell's expansion, then the words imgaudit gets, checked by `imgaudit config`, which parses them.
-        words = subprocess.run(["/bin/sh", "-c", 'for w in ' + script.replace("exec imgaudit", "") + '; do echo "$w"; done'],
-                               env=dict(env, JOB_COMPLETION_INDEX=str(index)), capture_output=True, text=True).stdout.split("\n")[:-1]
-        shards.add(words[words.index("--shard") + 1])
+        env = {}
+        for e in container.get("env", []):
+            env[e["name"]] = e["value"] if "value" in e else field(e["valueFrom"]["fieldRef"], index, job)
+        words = [expand(w, env) for w in container["args"]]
+        shard = [w.split("=", 1)[1] for w in words if w.startswith("--shard=")]
+        outputs = [w.split("=", 1)[1] for w in words if w.startswith("--output=")]
+        shards.update(shard)
+        for output in outputs:
+            path = output.split("=", 1)[1] if re.match(r"^[a-z]+=", output) else output
+            reports.add(path)
+            if not any(path.startswith(mount + "/") for mount in mounts): fail(name + ": " + path + " is on no volume")
+        # The words imgaudit gets, checked by `imgaudit config`, which parses them.
         r = subprocess.run([imgaudit] + words + ["config"], capture_output=True, text=True,
                            env=dict(os.environ, HOME="/nonexistent", XDG_CONFIG_HOME="/nonexistent"))
-        if r.returncode != 0: fail(name + ": imgaudit refuses the pod's command: " + r.stderr.strip())
-    if shards != {"%d/%d" % (k, n) for k in range(1, n + 1)}: fail(name + ": shards %s for %d pods" % (sorted(shards), n))
+        if r.returncode != 0: fail(name + ": imgaudit refuses the pod's arguments: " + r.stderr.strip())
+    if shards != {"%d+1/%d" % (k, n) for k in range(n)}: fail(name + ": shards %s for %d pods" % (sorted(shards), n))
+    if len(reports) != n: fail(name + ": %d report files for %d pods: %s" % (len(reports), n, sorted(reports)))
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
 PY

@@ -7,6 +7,7 @@
 // Not tested here: the CA bundle's use against a registry over TLS (the containers have no network).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -15,16 +16,20 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "local_engine.h"
+#include "local_registry.h"
+#include "redis_server.h"
 #include "test_support.h"
 #include "util/strings.h"
 
 using namespace imgaudit::test;
+using imgaudit::ImageSpec;
 using imgaudit::starts_with;
 
 namespace {
@@ -213,4 +218,98 @@ TEST(OwnImage, ReadsADockerSaveTarAsItsOwnerOrPiped) {
                             &out);
   EXPECT_TRUE(status == 0 || status == 1) << status << out;
   EXPECT_EQ(nlohmann::json::parse(out)["libc"]["family"], "musl");
+}
+
+namespace {
+
+// A pod's environment as Kubernetes sets it from the container's `env`: a value, or the downward API's
+// Job completion index and job-name label; `overrides` as a user edits the manifest (REGISTRY).
+std::map<std::string, std::string> pod_env(const YAML::Node& container, int index, const std::string& job,
+                                           const std::map<std::string, std::string>& overrides) {
+  std::map<std::string, std::string> env;
+  for (const YAML::Node& e : container["env"]) {
+    const std::string name = e["name"].as<std::string>();
+    if (e["value"]) env[name] = e["value"].as<std::string>();
+    const std::string field = e["valueFrom"] ? e["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>() : "";
+    if (field == "metadata.annotations['batch.kubernetes.io/job-completion-index']") env[name] = std::to_string(index);
+    if (field == "metadata.labels['job-name']") env[name] = job;
+  }
+  for (const auto& [name, value] : overrides) env[name] = value;
+  return env;
+}
+
+// Kubernetes' expansion of $(NAME) in a container's arguments, from its environment: $$ is a $, and a
+// name the environment lacks stays as written.
+std::string expanded(const std::string& word, const std::map<std::string, std::string>& env) {
+  std::string out;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (word.compare(i, 2, "$$") == 0) {
+      out += '$';
+      ++i;
+      continue;
+    }
+    size_t close = word.compare(i, 2, "$(") == 0 ? word.find(')', i) : std::string::npos;
+    auto it = close == std::string::npos ? env.end() : env.find(word.substr(i + 2, close - i - 2));
+    if (it == env.end()) {
+      out += word[i];
+      continue;
+    }
+    out += it->second;
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace
+
+// packaging/kubernetes/job.yaml's pods, run as Kubernetes runs them: the image's entrypoint with the
+// manifest's arguments, $(NAME) expanded from the pod's environment (the image has no shell), the reports
+// volume writable by the group fsGroup gives. The registry and Redis are local ones: REGISTRY set as the
+// manifest tells, and the Service imgaudit-redis:6379 replaced by the test's redis-server, on the host's
+// network. The three pods cover the registry once, each writing its report to a file of its own.
+TEST(OwnImage, RunsTheKubernetesJobsPodsAsKubernetesWould) {
+  RELEASE_IMAGE_OR_SKIP(o);
+  LocalRegistry registry;
+  RedisServer redis;
+  TempDir tmp, reports;
+  std::set<std::string> pushed;
+  for (int i = 0; i < 6; ++i) {
+    ImageSpec spec;
+    spec.tag = "t" + std::to_string(i);
+    spec.layers = {small_layer("etc/os-release", "ID=pod" + std::to_string(i) + "\n")};
+    write_layout(spec, tmp / "layout");
+    registry.push(tmp / "layout", spec.tag, "team/app" + std::to_string(i) + ":v1");
+    pushed.insert(registry.host() + "/team/app" + std::to_string(i) + ":v1");
+  }
+  const YAML::Node job = YAML::LoadFile(std::string(IMGAUDIT_SOURCE_DIR) + "/packaging/kubernetes/job.yaml");
+  const YAML::Node pod = job["spec"]["template"]["spec"], container = pod["containers"][0];
+  ASSERT_FALSE(container["command"]) << "the image's entrypoint runs the arguments";
+  const int fs_group = pod["securityContext"]["fsGroup"].as<int>();
+  ASSERT_EQ(chown(reports.path().c_str(), 0, gid_t(fs_group)), 0);  // as the kubelet makes a volume the fsGroup's
+  ASSERT_EQ(chmod(reports.path().c_str(), 02775), 0);
+  const std::string mount = container["volumeMounts"][0]["mountPath"].as<std::string>();
+  const std::string redis_address = "127.0.0.1:" + std::to_string(redis.port());
+
+  std::multiset<std::string> audited;
+  const int pods = job["spec"]["completions"].as<int>();
+  for (int index = 0; index < pods; ++index) {
+    const auto env = pod_env(container, index, "imgaudit-fleet", {{"REGISTRY", registry.host()}});
+    std::string arguments;
+    for (const YAML::Node& word : container["args"]) {
+      std::string w = expanded(word.as<std::string>(), env);
+      if (size_t at = w.find("imgaudit-redis:6379"); at != std::string::npos) w.replace(at, 19, redis_address);
+      arguments += " " + shell_quoted(w);
+    }
+    std::string out;
+    int status = o.engine->docker("run --rm --network host -v " + shell_quoted(reports.path() + ":" + mount) + " " +
+                                      kImage + arguments + " 2>&1",
+                                  &out);
+    EXPECT_EQ(status, 0) << "pod " << index << ":" << arguments << "\n" << out;
+    EXPECT_NE(out.find("image"), std::string::npos) << "the log's summary line: " << out;
+    const std::string report = reports / ("imgaudit-fleet-shard-" + std::to_string(index) + ".json");
+    ASSERT_TRUE(std::filesystem::exists(report)) << "pod " << index << " wrote no " << report << "\n" << out;
+    for (const auto& image : nlohmann::json::parse(read_file(report))["images"]) audited.insert(image["name"]);
+  }
+  EXPECT_EQ(audited, std::multiset<std::string>(pushed.begin(), pushed.end())) << "the pods cover the registry once";
+  EXPECT_NE(redis.cli("DBSIZE"), "0") << "the pods shared their layer facts in Redis";
 }
