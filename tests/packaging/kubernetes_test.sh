@@ -1,8 +1,9 @@
 #!/bin/bash
 # The Kubernetes manifests: an Indexed Job (and the CronJob's) whose pods cover shards 1..N of N, N being
 # its completions and parallelism, with arguments imgaudit accepts once Kubernetes has expanded their
-# $(NAME) references, run by the release image's entrypoint (the image has no shell), each pod writing its
-# report to a file of its own on the reports volume (reports.yaml), which the image's user may write.
+# $(NAME) references (k8s_pod.py), run by the release image's entrypoint (the image has no shell), each pod
+# writing its report to a file of its own on the reports volume (reports.yaml), which the image's user may
+# write.
 # Usage: kubernetes_test.sh SOURCE_DIR IMGAUDIT
 set -u
 src=$1 imgaudit=$2
@@ -11,6 +12,8 @@ python3 - "$src" "$imgaudit" <<'PY'
 import os, re, subprocess, sys, yaml
 src, imgaudit = sys.argv[1], sys.argv[2]
 folder = os.path.join(src, "packaging/kubernetes")
+sys.path.insert(0, os.path.join(src, "tests/packaging"))
+from k8s_pod import pod
 failures = 0
 def fail(why):
     global failures
@@ -22,47 +25,23 @@ image_user = int(re.search(r"--user (\d+):", open(os.path.join(src, "packaging/r
 claims = {d["metadata"]["name"] for d in yaml.safe_load_all(open(os.path.join(folder, "reports.yaml")))
           if d and d["kind"] == "PersistentVolumeClaim"}
 
-def field(ref, index, job):
-    # What the downward API gives the fields the manifests name; anything else is a failure.
-    path = ref["fieldPath"]
-    if path == "metadata.annotations['batch.kubernetes.io/job-completion-index']": return str(index)
-    if path == "metadata.labels['job-name']": return job
-    fail("a field the test does not know: " + path)
-    return ""
-
-def expand(word, env):
-    # Kubernetes' $(NAME) expansion of a container's arguments: $$ is a $, an unknown name stays as written.
-    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)",
-                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), word)
-
 for name, job in (("job.yaml", "imgaudit-fleet"), ("cronjob.yaml", "imgaudit-fleet-nightly-29411640")):
-    doc = yaml.safe_load(open(os.path.join(folder, name)))
-    spec = doc["spec"]["jobTemplate"]["spec"] if doc["kind"] == "CronJob" else doc["spec"]
-    if spec.get("completionMode") != "Indexed": fail(name + ": not an Indexed Job")
-    n = spec["completions"]
-    if spec["parallelism"] != n: fail(name + ": parallelism is not completions")
-    pod = spec["template"]["spec"]
-    container = pod["containers"][0]
-    if "command" in container: fail(name + ": a command of its own: the image's is /usr/bin/imgaudit, and it has no shell")
-    if pod.get("securityContext", {}).get("fsGroup") != image_user: fail(name + ": fsGroup is not the image's user %d" % image_user)
-    volumes = {v["name"]: v for v in pod.get("volumes", [])}
-    mounts = {m["mountPath"]: m["name"] for m in container.get("volumeMounts", [])}
-    for mount, volume in mounts.items():
-        claim = volumes.get(volume, {}).get("persistentVolumeClaim", {}).get("claimName")
+    first = pod(os.path.join(folder, name), 0, job, {})
+    if not first["indexed"]: fail(name + ": not an Indexed Job")
+    n = first["completions"]
+    if first["parallelism"] != n: fail(name + ": parallelism is not completions")
+    if first["command"]: fail(name + ": a command of its own: the image's is /usr/bin/imgaudit, and it has no shell")
+    if first["fs_group"] != image_user: fail(name + ": fsGroup is not the image's user %d" % image_user)
+    for mount, claim in first["mounts"].items():
         if claim not in claims: fail(name + ": " + mount + " is no claim of reports.yaml")
     shards, reports = set(), set()
     for index in range(n):
-        env = {}
-        for e in container.get("env", []):
-            env[e["name"]] = e["value"] if "value" in e else field(e["valueFrom"]["fieldRef"], index, job)
-        words = [expand(w, env) for w in container["args"]]
-        shard = [w.split("=", 1)[1] for w in words if w.startswith("--shard=")]
-        outputs = [w.split("=", 1)[1] for w in words if w.startswith("--output=")]
-        shards.update(shard)
-        for output in outputs:
+        words = pod(os.path.join(folder, name), index, job, {})["args"]
+        shards.update(w.split("=", 1)[1] for w in words if w.startswith("--shard="))
+        for output in (w.split("=", 1)[1] for w in words if w.startswith("--output=")):
             path = output.split("=", 1)[1] if re.match(r"^[a-z]+=", output) else output
             reports.add(path)
-            if not any(path.startswith(mount + "/") for mount in mounts): fail(name + ": " + path + " is on no volume")
+            if not any(path.startswith(mount + "/") for mount in first["mounts"]): fail(name + ": " + path + " is on no volume")
         # The words imgaudit gets, checked by `imgaudit config`, which parses them.
         r = subprocess.run([imgaudit] + words + ["config"], capture_output=True, text=True,
                            env=dict(os.environ, HOME="/nonexistent", XDG_CONFIG_HOME="/nonexistent"))

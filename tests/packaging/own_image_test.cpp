@@ -7,7 +7,6 @@
 // Not tested here: the CA bundle's use against a registry over TLS (the containers have no network).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -16,7 +15,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -220,55 +218,15 @@ TEST(OwnImage, ReadsADockerSaveTarAsItsOwnerOrPiped) {
   EXPECT_EQ(nlohmann::json::parse(out)["libc"]["family"], "musl");
 }
 
-namespace {
-
-// A pod's environment as Kubernetes sets it from the container's `env`: a value, or the downward API's
-// Job completion index and job-name label; `overrides` as a user edits the manifest (REGISTRY).
-std::map<std::string, std::string> pod_env(const YAML::Node& container, int index, const std::string& job,
-                                           const std::map<std::string, std::string>& overrides) {
-  std::map<std::string, std::string> env;
-  for (const YAML::Node& e : container["env"]) {
-    const std::string name = e["name"].as<std::string>();
-    if (e["value"]) env[name] = e["value"].as<std::string>();
-    const std::string field = e["valueFrom"] ? e["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>() : "";
-    if (field == "metadata.annotations['batch.kubernetes.io/job-completion-index']") env[name] = std::to_string(index);
-    if (field == "metadata.labels['job-name']") env[name] = job;
-  }
-  for (const auto& [name, value] : overrides) env[name] = value;
-  return env;
-}
-
-// Kubernetes' expansion of $(NAME) in a container's arguments, from its environment: $$ is a $, and a
-// name the environment lacks stays as written.
-std::string expanded(const std::string& word, const std::map<std::string, std::string>& env) {
-  std::string out;
-  for (size_t i = 0; i < word.size(); ++i) {
-    if (word.compare(i, 2, "$$") == 0) {
-      out += '$';
-      ++i;
-      continue;
-    }
-    size_t close = word.compare(i, 2, "$(") == 0 ? word.find(')', i) : std::string::npos;
-    auto it = close == std::string::npos ? env.end() : env.find(word.substr(i + 2, close - i - 2));
-    if (it == env.end()) {
-      out += word[i];
-      continue;
-    }
-    out += it->second;
-    i = close;
-  }
-  return out;
-}
-
-}  // namespace
-
-// packaging/kubernetes/job.yaml's pods, run as Kubernetes runs them: the image's entrypoint with the
-// manifest's arguments, $(NAME) expanded from the pod's environment (the image has no shell), the reports
-// volume writable by the group fsGroup gives. The registry and Redis are local ones: REGISTRY set as the
-// manifest tells, and the Service imgaudit-redis:6379 replaced by the test's redis-server, on the host's
-// network. The three pods cover the registry once, each writing its report to a file of its own.
+// packaging/kubernetes/job.yaml's pods, run as Kubernetes runs them (tests/packaging/k8s_pod.py reads
+// each as the kubelet starts it): the image's entrypoint with the manifest's arguments, $(NAME) expanded
+// from the pod's environment (the image has no shell), the reports volume writable by the group fsGroup
+// gives. The registry and Redis are local ones: REGISTRY set as the manifest tells, and the Service
+// imgaudit-redis:6379 replaced by the test's redis-server, on the host's network. The three pods cover the
+// registry once, each writing its report to a file of its own.
 TEST(OwnImage, RunsTheKubernetesJobsPodsAsKubernetesWould) {
   RELEASE_IMAGE_OR_SKIP(o);
+  if (run("python3 -c 'import yaml' 2>/dev/null") != 0) GTEST_SKIP() << "python3-yaml reads the manifest";
   LocalRegistry registry;
   RedisServer redis;
   TempDir tmp, reports;
@@ -281,22 +239,31 @@ TEST(OwnImage, RunsTheKubernetesJobsPodsAsKubernetesWould) {
     registry.push(tmp / "layout", spec.tag, "team/app" + std::to_string(i) + ":v1");
     pushed.insert(registry.host() + "/team/app" + std::to_string(i) + ":v1");
   }
-  const YAML::Node job = YAML::LoadFile(std::string(IMGAUDIT_SOURCE_DIR) + "/packaging/kubernetes/job.yaml");
-  const YAML::Node pod = job["spec"]["template"]["spec"], container = pod["containers"][0];
-  ASSERT_FALSE(container["command"]) << "the image's entrypoint runs the arguments";
-  const int fs_group = pod["securityContext"]["fsGroup"].as<int>();
-  ASSERT_EQ(chown(reports.path().c_str(), 0, gid_t(fs_group)), 0);  // as the kubelet makes a volume the fsGroup's
+  const std::string source = IMGAUDIT_SOURCE_DIR;
+  auto pod = [&](int index) {
+    std::string out;
+    EXPECT_EQ(run("python3 " + shell_quoted(source + "/tests/packaging/k8s_pod.py") + " " +
+                      shell_quoted(source + "/packaging/kubernetes/job.yaml") + " " + std::to_string(index) +
+                      " imgaudit-fleet REGISTRY=" + registry.host(),
+                  &out),
+              0)
+        << out;
+    return nlohmann::json::parse(out);
+  };
+  const nlohmann::json first = pod(0);
+  ASSERT_TRUE(first["command"].is_null()) << "the image's entrypoint runs the arguments";
+  ASSERT_EQ(first["mounts"].size(), 1u) << first.dump();
+  const std::string mount = first["mounts"].begin().key();
+  ASSERT_EQ(chown(reports.path().c_str(), 0, gid_t(first["fs_group"].get<int>())), 0);  // as the kubelet makes it
   ASSERT_EQ(chmod(reports.path().c_str(), 02775), 0);
-  const std::string mount = container["volumeMounts"][0]["mountPath"].as<std::string>();
   const std::string redis_address = "127.0.0.1:" + std::to_string(redis.port());
 
   std::multiset<std::string> audited;
-  const int pods = job["spec"]["completions"].as<int>();
-  for (int index = 0; index < pods; ++index) {
-    const auto env = pod_env(container, index, "imgaudit-fleet", {{"REGISTRY", registry.host()}});
+  for (int index = 0; index < first["completions"].get<int>(); ++index) {
+    const nlohmann::json this_pod = pod(index);  // held: a loop over a temporary's member would read freed memory
     std::string arguments;
-    for (const YAML::Node& word : container["args"]) {
-      std::string w = expanded(word.as<std::string>(), env);
+    for (const auto& word : this_pod["args"]) {
+      std::string w = word.get<std::string>();
       if (size_t at = w.find("imgaudit-redis:6379"); at != std::string::npos) w.replace(at, 19, redis_address);
       arguments += " " + shell_quoted(w);
     }
