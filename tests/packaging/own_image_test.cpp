@@ -256,7 +256,7 @@ TEST(OwnImage, RunsTheKubernetesJobsPodsAsKubernetesWould) {
   const std::string mount = first["mounts"].begin().key();
   ASSERT_EQ(chown(reports.path().c_str(), 0, gid_t(first["fs_group"].get<int>())), 0);  // as the kubelet makes it
   ASSERT_EQ(chmod(reports.path().c_str(), 02775), 0);
-  const std::string redis_address = "127.0.0.1:" + std::to_string(redis.port());
+  const std::string redis_service = "imgaudit-redis:6379", redis_address = "127.0.0.1:" + std::to_string(redis.port());
 
   std::multiset<std::string> audited;
   for (int index = 0; index < first["completions"].get<int>(); ++index) {
@@ -264,7 +264,7 @@ TEST(OwnImage, RunsTheKubernetesJobsPodsAsKubernetesWould) {
     std::string arguments;
     for (const auto& word : this_pod["args"]) {
       std::string w = word.get<std::string>();
-      if (size_t at = w.find("imgaudit-redis:6379"); at != std::string::npos) w.replace(at, 19, redis_address);
+      if (size_t at = w.find(redis_service); at != std::string::npos) w.replace(at, redis_service.size(), redis_address);
       arguments += " " + shell_quoted(w);
     }
     std::string out;
