@@ -98,11 +98,7 @@ void add_cache_command(CLI::App& app, CacheCommand& out) {
   for (CLI::App* command : {out.command, out.info, out.clean}) command->fallthrough();
 }
 
-int run_cache_command(const CacheCommand& command, const std::vector<std::string>& arguments,
-                      const RegistryCliOptions& options, std::ostream& out) {
-  // The words CLI11 passed on to imgaudit's own IMAGE arguments: `cache` takes none.
-  if (!arguments.empty())
-    throw InputError("\"" + arguments.front() + "\" is no argument of imgaudit cache: it takes info or clean");
+int run_cache_command(const CacheCommand& command, const RegistryCliOptions& options, std::ostream& out) {
   if (command.clean->parsed()) return cache_clean(command, options, out);
   if (command.info->parsed()) return cache_info(options, out);
   throw InputError("imgaudit cache needs info (what the cache folder holds) or clean (remove its entries)");

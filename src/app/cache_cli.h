@@ -19,12 +19,11 @@ struct CacheCommand {
 };
 
 // Adds `cache` and its two subcommands to `app`. The audit's options (--cache-dir, --cache) are taken
-// after them too: `imgaudit cache info --cache-dir DIR`.
+// after them too: `imgaudit cache info --cache-dir DIR`; subcommand_usage_error refuses the others.
 void add_cache_command(CLI::App& app, CacheCommand& out);
 
-// Runs `cache info` or `cache clean` on the cache that `options` name, writing to `out`; `arguments` are the
-// words after them that no option took (an error). Returns the exit status; throws InputError.
-int run_cache_command(const CacheCommand& command, const std::vector<std::string>& arguments,
-                      const RegistryCliOptions& options, std::ostream& out);
+// Runs `cache info` or `cache clean` on the cache that `options` name, writing to `out`. The words after them
+// that no option took are refused before (subcommand_usage_error). Returns the exit status; throws InputError.
+int run_cache_command(const CacheCommand& command, const RegistryCliOptions& options, std::ostream& out);
 
 }  // namespace imgaudit

@@ -23,6 +23,7 @@
 #include "app/report_outputs.h"
 #include "app/settings_cli.h"
 #include "app/subcommands.h"
+#include "app/subcommand_flags.h"
 #include "app/version_info.h"
 #include "app/registry_cli.h"
 #include "compare/baseline.h"
@@ -413,7 +414,7 @@ std::string usage_error(const CLI::App& app, const CliOptions& cli, bool compare
              "`? (an image of that name: docker://" + first + " or docker-daemon:" + first + ")";
   }
   if (compare && (cli.format != "text" && cli.format != "json")) return "compare writes text or json, not " + cli.format;
-  if (compare && !cli.outputs.empty()) return "compare writes one report: give its file as compare -o FILE";
+  if (compare && !cli.outputs.empty()) return std::string(kCompareWritesOneReport);
   return "";
 }
 
@@ -432,7 +433,8 @@ int run_cli(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    if (std::optional<int> status = run_printing(commands, {app, *settings, cli.images, cli.registry, argc, argv})) return *status;
+    if (std::string error = subcommand_usage_error(app); !error.empty()) return fail(error);
+    if (std::optional<int> status = run_printing(commands, {app, *settings, cli.registry, argc, argv})) return *status;
     if (std::string error = usage_error(app, cli, commands.compare->parsed()); !error.empty()) return fail(error);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -445,6 +447,7 @@ int run_cli(int argc, char** argv) {
     std::string first = cli.images.empty() ? "" : cli.images.front();
     std::string command = command_meant(first, subcommand_names(app));
     if (!command.empty()) return fail("\"" + first + "\" is no command: did you mean `imgaudit " + command + "`?");
+    if (std::string error = subcommand_extras_error(app); !error.empty()) return fail(error);
     return fail(settings_error(app, *settings, e));
   } catch (const CLI::ParseError& e) {
     return fail(settings_error(app, *settings, e));

@@ -100,6 +100,9 @@ void add_subcommands(CLI::App& app, Subcommands& out, std::string& format, std::
   out.compare->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   out.compare->add_option("-o,--output", out.compare_args.output, "write to FILE instead of standard output");
   out.compare->add_option("--platform", platform, "os/arch[/variant] for both images");
+  // The audit's options it reads (--cache-dir, --jobs, the registry's) after it too; subcommand_usage_error
+  // refuses the others wherever they stand.
+  out.compare->fallthrough();
   out.version = app.add_subcommand("version", "print the version, the rule catalog's and the libraries'");
   out.config = app.add_subcommand("config", "print every setting, its value and where it came from");
   out.config->add_flag("--schema", out.config_schema, "print the settings file's JSON Schema instead");
@@ -135,7 +138,7 @@ std::optional<int> run_printing_subcommand(const Subcommands& commands, const Pr
   }
   if (commands.help->parsed()) return print_help(context.app, commands.help_topic, out);
   if (commands.completion->parsed()) return print_completion(commands.completion_shell, out);
-  if (commands.cache.command->parsed()) return run_cache_command(commands.cache, context.images, context.registry, out);
+  if (commands.cache.command->parsed()) return run_cache_command(commands.cache, context.registry, out);
   return std::nullopt;
 }
 

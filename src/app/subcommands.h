@@ -49,8 +49,7 @@ std::vector<std::string> subcommand_names(const CLI::App& app);
 struct PrintingContext {
   const CLI::App& app;
   const SettingsFile& settings;
-  const std::vector<std::string>& images;  // the IMAGE arguments: `cache` passes its words on to them
-  const RegistryCliOptions& registry;      // the cache's folder and Redis, for `cache`
+  const RegistryCliOptions& registry;  // the cache's folder and Redis, for `cache`
   int argc;
   char** argv;
 };

@@ -240,3 +240,61 @@ TEST(CacheCommand, UsageErrorsAreOneLine) {
   EXPECT_EQ(none.status, 0);
   EXPECT_TRUE(starts_with(none.out, "cache folder: " + t / "none" + " (not made yet)\n")) << none.out;
 }
+
+// The audit's flags do nothing in a subcommand that does not read them: given before it, or after the
+// ones that pass flags on (cache, compare), they are refused in one line, where they were once ignored.
+TEST(SubcommandFlags, TheAuditsFlagsASubcommandDoesNotReadAreRefused) {
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"cache info --fail-on error", "--fail-on is no option of imgaudit cache info (it takes --cache-dir, "
+                                     "--cache, --cache-ttl)"},
+      {"--fail-on error cache info", "--fail-on is no option of imgaudit cache info (it takes --cache-dir, "
+                                     "--cache, --cache-ttl)"},
+      {"cache clean -j 2", "--jobs is no option of imgaudit cache clean (it takes --cache-dir, --cache, --cache-ttl)"},
+      {"rules --fail-on=error", "--fail-on is no option of imgaudit rules, which takes none"},
+      {"--format json rules", "--format is no option of imgaudit rules, which takes none"},
+      {"version -q", "--quiet is no option of imgaudit version, which takes none"},
+      {"--images-from f explain tzdata-missing", "--images-from is no option of imgaudit explain, which takes none"},
+      {"image.tar rules", "\"image.tar\" is no argument of imgaudit rules"},
+      {"cache extra", "\"extra\" is no argument of imgaudit cache: it takes info or clean"},
+      {"cache info extra", "\"extra\" is no argument of imgaudit cache info"},
+      {"compare a b c", "\"c\" is no argument of imgaudit compare"},
+  };
+  for (const auto& [args, line] : refused) {
+    CliResult r = run_imgaudit(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err, "imgaudit: " + line + "\n") << args;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  // compare takes the audit's reading flags, not the gate's nor the fleet's: its list is long, its start is shown.
+  const std::vector<std::pair<std::string, std::string>> not_compares = {
+      {"--ignore tzdata-missing compare a b", "ignore"}, {"compare a b --baseline base.json", "baseline"},
+      {"compare a b --fail-on warning", "fail-on"}, {"--shard 1/2 compare a b", "shard"}};
+  for (const auto& [args, flag] : not_compares) {
+    CliResult r = run_imgaudit(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_TRUE(starts_with(r.err, "imgaudit: --" + flag + " is no option of imgaudit compare (it takes --platform,"))
+        << args << ": " << r.err;
+  }
+}
+
+// What a subcommand reads stays taken, before and after it; the settings file and the variables serve every
+// command, so what they set is never refused.
+TEST(SubcommandFlags, TheFlagsASubcommandReadsAndTheSettingsAreTaken) {
+  TempDir t;
+  const std::string cache = t / "cache", a = write_oci(t, two_layers(), "a"), b = write_oci(t, native_image(), "b");
+  CliResult compare = run_imgaudit("compare " + a + " " + b + " --cache-dir " + cache + " -j 1 --format json");
+  ASSERT_EQ(compare.status, 0) << compare.err;
+  EXPECT_NO_THROW((void)compare.json()) << compare.out;
+  EXPECT_EQ(files_in(cache + "/layers/sha256").first, 2u) << "compare read --cache-dir given after it";
+  EXPECT_EQ(run_imgaudit("cache info --cache-dir " + cache + " --cache-ttl 1d").status, 0);
+
+  write_file(t / ".imgaudit.yaml", "fail-on: error\nformat: json\nbaseline: none.json\n");
+  CliResult rules = run_imgaudit_in(t.path(), "rules");
+  EXPECT_EQ(rules.status, 0) << rules.err;
+  EXPECT_NE(rules.out.find("tzdata-missing"), std::string::npos);
+  EXPECT_EQ(run_imgaudit_in(t.path(), "--config .imgaudit.yaml version").status, 0);
+  CliResult config = run_imgaudit_in(t.path(), "--fail-on warning --jobs 3 config");
+  EXPECT_EQ(config.status, 0) << config.err;
+  EXPECT_NE(config.out.find("fail-on: warning  # --fail-on\n"), std::string::npos) << config.out;
+  EXPECT_EQ(run("IMGAUDIT_FAIL_ON=error " + imgaudit_binary() + " rules > " + t / "env.out"), 0);
+}
