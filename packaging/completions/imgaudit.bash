@@ -21,6 +21,14 @@ _imgaudit_options() {
     sed -n 's/^ \{1,\}\(-[^ ]*\).*/\1/p' | tr ',' '\n'
 }
 
+# The options of subcommand $@ (compare, cache info), one a line: its own, as its --help
+# lists them, and the audit's that it reads, which its help's last line names.
+_imgaudit_command_options() {
+  "$(_imgaudit_program)" "$@" --help 2>/dev/null |
+    sed -n -e 's/^ \{1,\}\(-[^ ]*\).*/\1/p' \
+      -e "s/^The audit's options it reads: \(.*\) (imgaudit --help)$/\1/p" | tr ', ' '\n\n' | sort -u
+}
+
 # The options that take a value, one a line: those --help shows with a type
 # ("--format TEXT:{...}", "-j,--jobs UINT"), --config, which it shows bare, and
 # --older-than, of `imgaudit cache clean`.
@@ -136,9 +144,21 @@ _imgaudit() {
   elif [[ -n $prev ]] && _imgaudit_takes_value "$prev"; then
     candidates=$(_imgaudit_option_values "$prev" "$cur")
   elif [[ $cur == -* ]]; then
+    # A subcommand takes its own and the audit's options it reads (imgaudit refuses the others);
+    # config prints them all.
     local options
-    options=$(_imgaudit_options)
-    [[ $command == cache && ${positionals[0]-} == clean ]] && options+=$'\n'--older-than
+    case $command in
+      "") options=$(_imgaudit_options) ;;
+      config) options=$(_imgaudit_options; _imgaudit_command_options config) ;;
+      cache)
+        if [[ " $_imgaudit_cache_commands " == *" ${positionals[0]-} "* && -n ${positionals[0]-} ]]; then
+          options=$(_imgaudit_command_options cache "${positionals[0]}")
+        else
+          options=$(_imgaudit_command_options cache)
+        fi
+        ;;
+      *) options=$(_imgaudit_command_options "$command") ;;
+    esac
     candidates=$(compgen -W "$options" -- "$cur")
   else
     case $command in

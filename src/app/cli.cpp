@@ -428,6 +428,7 @@ int run_cli(int argc, char** argv) {
   add_audit_options(app, cli);
   Subcommands commands;
   add_subcommands(app, commands, cli.format, cli.platform);
+  add_flags_read_footers(app);
   app.require_subcommand(0, 1);
   std::shared_ptr<SettingsFile> settings = add_settings(app);
 

@@ -86,6 +86,18 @@ std::string argument_error(const std::vector<const CLI::App*>& run, const std::s
 
 }  // namespace
 
+void add_flags_read_footers(CLI::App& app) {
+  for (const FlagsRead& row : flags_read()) {
+    if (row.every) continue;  // config: its help says it prints them all
+    std::string line = "The audit's options it reads:";
+    for (std::string_view flag : row.flags) line += " --" + std::string(flag);
+    line += " (imgaudit --help)";
+    CLI::App* command = app.get_subcommand(std::string(row.command));
+    command->footer(line);
+    for (CLI::App* sub : command->get_subcommands(std::function<bool(CLI::App*)>())) sub->footer(line);
+  }
+}
+
 std::string subcommand_usage_error(const CLI::App& app) {
   const std::vector<const CLI::App*> run = commands_run(app);
   if (run.empty()) return "";

@@ -113,6 +113,30 @@ expect "imgaudit cache clean --older" --older-than
 expect "imgaudit cache clean --older-than " 12h 30d 7d
 expect "imgaudit cache clean --older-than 7d --cache-d" --cache-dir
 expect "imgaudit config " ""
+
+# After a subcommand, its own options and those of the audit's it reads, as its help names them:
+# imgaudit refuses the others there.
+expect "imgaudit rules --" --help
+expect "imgaudit explain musl-allocator --" --help
+expect "imgaudit cache info --" --help --cache-dir --cache --cache-ttl
+expect "imgaudit cache clean --" --help --older-than --cache-dir --cache --cache-ttl
+expect "imgaudit compare image.tar other.tar --ca" --ca-cert --cache --cache-dir --cache-key-file --cache-ttl
+expect "imgaudit compare --fa" ""
+expect "imgaudit compare -" -h --help -o --output --format --platform --color --jobs --quiet --no-progress \
+  --no-verify-diff-ids --username --password-stdin --ca-cert --insecure-registry --timeout --retry-wait \
+  --no-cache --cache-dir --cache --cache-ttl --cache-key-file --image-src --docker-host --containerd-address \
+  --containerd-namespace
+offers "imgaudit config --" --schema
+offers "imgaudit config --" --fail-on
+# What is offered is taken: run with each (images that are not there, so nothing is looked up).
+for line in "imgaudit rules --" "imgaudit cache info --" "imgaudit compare oci:/none/a oci:/none/b --"; do
+  for option in $(complete_line "$line"); do
+    words=${line#imgaudit }
+    answer=$("$binary" ${words% --} "$option" VALUE </dev/null 2>&1)
+    [[ $answer == *"is no option of"* ]] &&
+      fail "'$line' offers $option, which imgaudit refuses there"
+  done
+done
 expect "imgaudit --config im" image.tar
 expect "imgaudit -o la" layout/
 expect "imgaudit --cache-dir " layout/ rootfs-dir/
