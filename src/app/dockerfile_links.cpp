@@ -9,7 +9,10 @@ namespace {
 std::optional<DockerfileLocation> location_for(const Finding& f, const ImageFacts& facts, const DockerfileMap& map) {
   if (map.matches_nothing()) return std::nullopt;  // not the Dockerfile that built it: its lines say nothing
   // The start checks point at the instruction that names the command; the finding's layer is the file's.
-  if (f.id == "healthcheck-cannot-start") return map.for_last({"HEALTHCHECK"}, true);
+  // entrypoint-long-shebang is the healthcheck's too: its `what` value says whose command it is.
+  const auto what = f.values.find("what");
+  const bool health = what != f.values.end() && what->second == FindingValue("healthcheck");
+  if (f.id == "healthcheck-cannot-start" || health) return map.for_last({"HEALTHCHECK"}, true);
   if (f.id == "no-command") return map.for_end();
   if (f.id == "user-unknown") return map.for_user();
   if (starts_with(f.id, "entrypoint-"))

@@ -29,7 +29,27 @@ std::string c_string(std::string_view buf, size_t from, size_t end) {
   return std::string(s.substr(0, s.find('\0')));
 }
 
+// The line as kernels before 5.1 read it (fs/binfmt_script.c of 4.19, load_script): the buffer is cut at
+// its last byte, the line at its first '\n' or there, trailing blanks dropped, then the name and the rest.
+ShebangLine parse_before_51(std::string_view head) {
+  std::string buf(head.substr(0, kShebangBufferBytesBefore51 - 1));
+  buf = buf.substr(0, buf.find('\0'));  // a C string: strchr stops at the first NUL
+  buf = buf.substr(0, buf.find('\n'));
+  while (buf.size() > 2 && spacetab(buf.back())) buf.pop_back();
+  ShebangLine line;
+  size_t i_name = next_non_spacetab(buf, 2, buf.size());
+  if (i_name == std::string_view::npos) return line;  // no interpreter name: ENOEXEC
+  size_t i_sep = next_terminator(buf, i_name, buf.size());
+  if (i_sep == std::string_view::npos) i_sep = buf.size();
+  line.interpreter = buf.substr(i_name, i_sep - i_name);
+  size_t i_arg = next_non_spacetab(buf, i_sep, buf.size());
+  if (i_arg != std::string_view::npos) line.argument = buf.substr(i_arg);
+  return line;
+}
+
 }  // namespace
+
+std::string ShebangLine::text() const { return "#!" + interpreter + (argument ? " " + *argument : ""); }
 
 std::optional<Shebang> parse_shebang(std::string_view head) {
   if (head.size() < 2 || head[0] != '#' || head[1] != '!') return std::nullopt;
@@ -53,7 +73,9 @@ std::optional<Shebang> parse_shebang(std::string_view head) {
     if (i_arg != std::string_view::npos) s.argument = c_string(buf, i_arg, i_end);
   }
   s.interpreter = c_string(buf, i_name, i_sep == std::string_view::npos ? i_end : i_sep);
-  s.cut_before_51 = i_end >= kShebangBufferBytesBefore51;
+  s.line_bytes = i_end;
+  if (i_end >= kShebangBufferBytesBefore51 - 1)
+    if (ShebangLine old = parse_before_51(head); !(old == s)) s.before_51 = std::move(old);
   return s;
 }
 

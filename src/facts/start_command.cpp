@@ -113,6 +113,15 @@ class StartResolver {
     return display_path(path) + " → symlink to " + symlink_at(path)->link + ", which does not resolve";
   }
 
+  // The script `real` (node `n`), whose line kernels before 5.1 read otherwise, and what they would say.
+  ShebangCut cut_line(const std::string& real, const Node& n, const Shebang& shebang) const {
+    ShebangCut cut{real, n.layer, shebang.line_bytes, shebang, *shebang.before_51, ""};
+    const std::string& name = cut.before_51.interpreter;
+    auto found = name.empty() ? std::nullopt : view_.resolve(from_workdir(name));
+    if (name.empty()) cut.error_before_51 = "exec format error";
+    else if (!found || !view_.find(*found)) cut.error_before_51 = "no such file or directory";
+    return cut;
+  }
   bool exec_file(StartCheck& c, const std::string& path, int depth, bool by_shell);
   bool exec_script(StartCheck& c, const std::string& real, const Node& n, int depth, bool by_shell);
   bool exec_env_name(StartCheck& c, const std::string& argument);
@@ -170,8 +179,8 @@ bool StartResolver::exec_script(StartCheck& c, const std::string& real, const No
                 "a #! line that names no interpreter the kernel reads");
   }
   c.last_script = real;
-  std::string line = "#!" + shebang->interpreter + (shebang->argument ? " " + *shebang->argument : "");
-  c.steps.push_back(line);
+  c.steps.push_back(shebang->text());
+  if (shebang->before_51 && !c.cut_before_51) c.cut_before_51 = cut_line(real, n, *shebang);
   if (depth >= kKernelScriptDepth)
     return fail(c, StartProblem::TooDeep, display_path(real), "too many levels of symbolic links",
                 "scripts nested more than " + std::to_string(kKernelScriptDepth) + " deep");
@@ -212,6 +221,7 @@ void StartResolver::check_shell_words(StartCheck& c, const std::string& script) 
     StartCheck inner;
     if (exec_name(inner, word, true)) {
       c.programs.insert(c.programs.end(), inner.programs.begin(), inner.programs.end());
+      if (!c.cut_before_51) c.cut_before_51 = std::move(inner.cut_before_51);
       continue;
     }
     if (inner.problem == StartProblem::Unknown) continue;

@@ -34,11 +34,22 @@ ImageUser resolve_user(const std::string& spec, const std::string* passwd, const
 // faccessat(X_OK, AT_EACCESS), which runc's PATH lookup uses) decides: root needs one x bit of three.
 bool may_execute(const ImageUser& user, uint32_t mode, uint64_t uid, uint64_t gid);
 
-// A "#!" line as Linux's binfmt_script reads it (5.1 and later).
-struct Shebang {
+// What the kernel executes for a "#!" line: the interpreter, and the rest of the line as one argument.
+struct ShebangLine {
   std::string interpreter;              // opened as it is: a trailing '\r' is part of the name
   std::optional<std::string> argument;  // the rest of the line, one argument
-  bool cut_before_51 = false;           // longer than kernels before 5.1 read (kShebangBufferBytesBefore51)
+  std::string text() const;             // "#!/bin/sh -e"
+  bool operator==(const ShebangLine& other) const {
+    return interpreter == other.interpreter && argument == other.argument;
+  }
+};
+
+// A "#!" line as Linux's binfmt_script reads it (5.1 and later), and, when they read it otherwise, as
+// kernels before 5.1 did: their buffer held kShebangBufferBytesBefore51 bytes and cut a longer line
+// without a word, so a long interpreter path loses its end there.
+struct Shebang : ShebangLine {
+  std::optional<ShebangLine> before_51;  // set when it differs; an empty interpreter: they said ENOEXEC
+  size_t line_bytes = 0;                 // the line's bytes as 5.1 reads it, "#!" included
 };
 // `head` is LayerFacts::script_heads' value. nullopt where the kernel says ENOEXEC (no interpreter name,
 // or one the buffer cuts).
@@ -62,6 +73,17 @@ enum class StartProblem {
 };
 const char* to_string(StartProblem p);
 
+// A script on a command's way whose "#!" line kernels before 5.1 read otherwise (Shebang::before_51).
+struct ShebangCut {
+  std::string script;  // its real path
+  int layer = -1;      // the layer that brought it
+  size_t line_bytes = 0;
+  ShebangLine line, before_51;  // as 5.1 and later read it, as the kernels before did
+  // What those kernels' execve then says: "exec format error" (no name left), "no such file or directory"
+  // (a name the image lacks), or "" (the interpreter is there: its argument is cut).
+  std::string error_before_51;
+};
+
 // One command of the config (Entrypoint + Cmd, or the healthcheck's test), resolved.
 struct StartCheck {
   std::string what;                // "command" or "healthcheck"
@@ -75,6 +97,7 @@ struct StartCheck {
   std::string error;               // what the runtime or the kernel says: "no such file or directory"
   std::vector<std::string> programs;  // the ELF files executed on the way (real paths): they must load
   int layer = -1;                  // the layer that brought the file it stops at (else argv[0]'s), -1: none
+  std::optional<ShebangCut> cut_before_51;  // the first such script on the way
 };
 
 struct StartFacts {

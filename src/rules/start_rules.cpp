@@ -70,6 +70,22 @@ void add_check(const ImageFacts& facts, const StartCheck& c, FindingGroups& grou
   }
 }
 
+// A command that starts, through a script whose "#!" line kernels before 5.1 cut.
+void add_cut_line(const ImageFacts& facts, const StartCheck& c, FindingGroups& groups) {
+  if (c.problem != StartProblem::None || !c.cut_before_51) return;
+  const ShebangCut& cut = *c.cut_before_51;
+  FindingValues values = check_values(c);
+  values.insert_or_assign("path", display_path(cut.script));
+  std::vector<std::string> direct = {cut.line.interpreter};
+  if (cut.line.argument) direct.push_back(*cut.line.argument);
+  direct.push_back(display_path(cut.script));
+  values.insert_or_assign("direct_argv", shown_argv(direct));  // the script run by its interpreter, in exec form
+  values.insert_or_assign("line_bytes", FindingValue::number(static_cast<int64_t>(cut.line_bytes)));
+  values.insert_or_assign("line_before_51", cut.before_51.text());
+  values.insert_or_assign("error_before_51", cut.error_before_51);
+  groups.add("entrypoint-long-shebang", layer_source(facts, cut.layer), c.what, cut.script, values);
+}
+
 }  // namespace
 
 void check_start(const ImageFacts& facts, FindingGroups& groups) {
@@ -84,8 +100,12 @@ void check_start(const ImageFacts& facts, FindingGroups& groups) {
     if (!s.meant_to_run) groups.set_severity("no-command", kFromConfig, "", Severity::Info);
   } else {
     add_check(facts, *s.command, groups);
+    add_cut_line(facts, *s.command, groups);
   }
-  if (s.healthcheck) add_check(facts, *s.healthcheck, groups);
+  if (s.healthcheck) {
+    add_check(facts, *s.healthcheck, groups);
+    add_cut_line(facts, *s.healthcheck, groups);
+  }
 }
 
 }  // namespace imgaudit

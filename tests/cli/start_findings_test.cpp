@@ -83,6 +83,38 @@ TEST_F(StartChecks, ACrlfScriptIsNotFoundByTheKernel) {
   EXPECT_EQ(f.at("layer").at("index"), 1);  // the layer that brought the script
 }
 
+// A "#!" line past 127 bytes starts here (Linux 5.1 and later read 255) and is cut by older kernels: the
+// container starts, so the kernel here says so, and the finding says what those kernels read instead.
+TEST_F(StartChecks, AShebangPastTheOldKernelsBufferStartsHereAndIsReportedCut) {
+  const std::string deep = "opt/build/" + std::string(120, 'w') + "/bin";  // "#!/" + 134 + "/sh": 139 bytes
+  ImageSpec spec = alpine_and({symlink_entry(deep + "/sh", "/bin/sh"),
+                               file("app/run", "#!/" + deep + "/sh -e\nexit 0\n", 0755)});
+  spec.entrypoint = {"/app/run"};
+  const std::string line = "#!/" + deep + "/sh -e";
+  auto seen = expect_start(spec, "deep", "entrypoint-long-shebang", 0,
+                           "the #! line of /app/run is " + std::to_string(line.size()) + " bytes");
+  auto f = findings(seen.report, "entrypoint-long-shebang").at(0);
+  EXPECT_EQ(f.at("severity"), "warning");
+  EXPECT_EQ(f.at("paths"), nlohmann::json::array({"/app/run"}));
+  EXPECT_EQ(f.at("values").at("line_before_51"), line.substr(0, kShebangBufferBytesBefore51 - 1));
+  EXPECT_EQ(f.at("values").at("error_before_51"), "no such file or directory");
+  EXPECT_NE(f.at("advice").get<std::string>().find("ENTRYPOINT [\"/" + deep + "/sh\", \"-e\", \"/app/run\"]"), std::string::npos)
+      << f.at("advice");
+  EXPECT_EQ(f.at("layer").at("index"), 1);
+
+  // Cut in its argument only: the interpreter is found there too, with less of the line.
+  const std::string arg(140, 'x');
+  spec = alpine_and({file("app/run", "#!/bin/sh " + arg + "\nexit 0\n", 0755)});
+  spec.entrypoint = {"/app/run"};
+  seen = expect_start(spec, "arg", "entrypoint-long-shebang", 0, "), its argument cut.");
+  EXPECT_EQ(findings(seen.report, "entrypoint-long-shebang").at(0).at("values").at("error_before_51"), "");
+
+  // 127 bytes, the old kernels' whole buffer: no finding.
+  spec = alpine_and({file("app/run", "#!/bin/sh " + std::string(127 - 10, 'x') + "\nexit 0\n", 0755)});
+  spec.entrypoint = {"/app/run"};
+  expect_start(spec, "fits", "", 0);
+}
+
 TEST_F(StartChecks, BashOnAlpineIsAMissingInterpreter) {
   ImageSpec spec = alpine_and({file("entrypoint.sh", "#!/bin/bash\nset -euo pipefail\n", 0755)});
   spec.entrypoint = {"/entrypoint.sh"};

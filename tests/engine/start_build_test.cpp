@@ -37,6 +37,9 @@ const BuildCase kCases[] = {
      "FROM localhost/alpine-base:3.20\nCOPY ok.sh /app/run\nHEALTHCHECK CMD curl -f http://127.0.0.1:8080/ || exit 1\n"
      "ENTRYPOINT [\"/app/run\"]\n",
      "healthcheck-cannot-start", 3},
+    // A #! line kernels before 5.1 cut, in the healthcheck's script: the HEALTHCHECK line is named.
+    {"longline", "FROM localhost/alpine-base:3.20\nCOPY deep/ /\nHEALTHCHECK CMD [\"/app/check\"]\nENTRYPOINT [\"/app/run\"]\n",
+     "entrypoint-long-shebang", 3},
 };
 
 // The context every case builds from.
@@ -55,6 +58,11 @@ void write_context(const std::string& dir) {
   put("job", "#!/usr/local/bin/runner\n", 755);
   put("links/opt/app/run.sh", "#!/bin/sh\nexit 0\n", 755);
   EXPECT_EQ(run("ln -s /opt/app/run.sh " + shell_quoted(dir + "/links/usr/local/bin/app")), 0);
+  const std::string deep = "opt/build/" + std::string(120, 'w') + "/bin";
+  run("mkdir -p " + shell_quoted(dir + "/deep/" + deep) + " " + shell_quoted(dir + "/deep/app"));
+  EXPECT_EQ(run("ln -s /bin/sh " + shell_quoted(dir + "/deep/" + deep + "/sh")), 0);
+  put("deep/app/check", "#!/" + deep + "/sh\nexit 0\n", 755);
+  put("deep/app/run", "#!/bin/sh\nexit 0\n", 755);
   for (const BuildCase& c : kCases) write_file(dir + "/Dockerfile." + c.name, c.dockerfile);
 }
 

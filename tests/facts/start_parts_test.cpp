@@ -53,7 +53,49 @@ TEST(Shebang, ANameLongerThanTheBufferIsRefusedAnArgumentIsCut) {
   EXPECT_EQ(s->interpreter, "/bin/sh");
   ASSERT_TRUE(s->argument);
   EXPECT_EQ(s->argument->size(), kShebangBufferBytes - 1 - std::string("#!/bin/sh ").size());
-  EXPECT_TRUE(s->cut_before_51);
+  ASSERT_TRUE(s->before_51);
+  EXPECT_EQ(s->before_51->interpreter, "/bin/sh");
+  EXPECT_EQ(s->before_51->argument->size(), kShebangBufferBytesBefore51 - 1 - std::string("#!/bin/sh ").size());
+}
+
+// Kernels before 5.1 (fs/binfmt_script.c of 4.19): a 128-byte buffer whose last byte is zeroed, the line cut
+// there without a word.
+TEST(Shebang, KernelsBefore51ReadTheFirst127BytesOfTheLine) {
+  const std::string fits = "#!/bin/sh " + std::string(127 - 10, 'x') + "\n";
+  auto s = parse_shebang(script_head(fits));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->line_bytes, 127u);
+  EXPECT_FALSE(s->before_51) << "127 bytes fit";
+
+  const std::string name = "/opt/" + std::string(130, 'n') + "/python3";
+  s = parse_shebang(script_head("#!" + name + "\n"));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->interpreter, name);
+  EXPECT_EQ(s->line_bytes, name.size() + 2);
+  ASSERT_TRUE(s->before_51);
+  EXPECT_EQ(s->before_51->interpreter, name.substr(0, 125));
+  EXPECT_FALSE(s->before_51->argument);
+  EXPECT_EQ(s->before_51->text(), "#!" + name.substr(0, 125));
+
+  // The blanks before the cut are dropped, and the argument with them.
+  s = parse_shebang(script_head("#!/bin/sh" + std::string(120, ' ') + "-e\n"));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->argument, "-e");
+  ASSERT_TRUE(s->before_51);
+  EXPECT_EQ(s->before_51->interpreter, "/bin/sh");
+  EXPECT_FALSE(s->before_51->argument);
+
+  // Trailing blanks are no part of the line: the same for both.
+  s = parse_shebang(script_head("#!/bin/sh" + std::string(200, ' ') + "\n"));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->line_bytes, 9u);
+  EXPECT_FALSE(s->before_51);
+
+  // No name within the old buffer: those kernels said ENOEXEC.
+  s = parse_shebang(script_head("#!" + std::string(130, ' ') + "/bin/sh\n"));
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->before_51);
+  EXPECT_EQ(s->before_51->interpreter, "");
 }
 
 TEST(Shebang, ANulEndsTheName) {
