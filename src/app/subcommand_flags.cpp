@@ -26,11 +26,12 @@ const std::vector<FlagsRead>& flags_read() {
       {"cache", false, {"cache-dir", "cache", "cache-ttl"}},
       // compare audits both images as one audit would, and writes its own report: not the gate's flags
       // (--fail-on, --baseline, --ignore, ...), not the fleet's, not --output (it has its own -o).
-      {"compare", false, {"platform",       "format",        "color",      "jobs",           "quiet",
-                          "no-progress",    "no-verify-diff-ids", "username", "password-stdin", "ca-cert",
-                          "insecure-registry", "timeout",     "retry-wait", "no-cache",       "cache-dir",
-                          "cache",          "cache-ttl",     "cache-key-file", "image-src",   "docker-host",
-                          "containerd-address", "containerd-namespace"},
+      {"compare",
+       false,
+       {"platform", "format", "color", "jobs", "quiet", "no-progress", "no-verify-diff-ids",  // reading, showing
+        "username", "password-stdin", "ca-cert", "insecure-registry", "timeout", "retry-wait",  // registries
+        "no-cache", "cache-dir", "cache", "cache-ttl", "cache-key-file",                        // the caches
+        "image-src", "docker-host", "containerd-address", "containerd-namespace"},             // the engines
        {{"output", kCompareWritesOneReport}}},
   };
   return table;

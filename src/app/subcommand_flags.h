@@ -13,7 +13,8 @@ namespace imgaudit {
 std::string subcommand_usage_error(const CLI::App& app);
 
 // The answer to --output with compare, on the command line or from the settings file.
-inline constexpr std::string_view kCompareWritesOneReport = "compare writes one report: give its file as compare -o FILE";
+inline constexpr std::string_view kCompareWritesOneReport =
+    "compare writes one report: give its file as compare -o FILE";
 
 // Ends the help of each subcommand that reads some of the audit's flags, and of its own subcommands, with
 // the line that names them: "The audit's options it reads: --cache-dir --cache --cache-ttl". The shell
