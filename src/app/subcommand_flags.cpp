@@ -22,8 +22,8 @@ struct FlagsRead {
 
 const std::vector<FlagsRead>& flags_read() {
   static const std::vector<FlagsRead> table = {
-      {"config", true, {}},
-      {"cache", false, {"cache-dir", "cache", "cache-ttl"}},
+      {"config", true, {}, {}},
+      {"cache", false, {"cache-dir", "cache", "cache-ttl"}, {}},
       // compare audits both images as one audit would, and writes its own report: not the gate's flags
       // (--fail-on, --baseline, --ignore, ...), not the fleet's, not --output (it has its own -o).
       {"compare",
