@@ -115,11 +115,11 @@ class StartResolver {
 
   // The script `real` (node `n`), whose line kernels before 5.1 read otherwise, and what they would say.
   ShebangCut cut_line(const std::string& real, const Node& n, const Shebang& shebang) const {
-    ShebangCut cut{real, n.layer, shebang.line_bytes, shebang, *shebang.before_51, ""};
-    const std::string& name = cut.before_51.interpreter;
-    auto found = name.empty() ? std::nullopt : view_.resolve(from_workdir(name));
+    ShebangCut cut{real, n.layer, shebang, ""};
+    const std::string& name = shebang.before_51->interpreter;
     if (name.empty()) cut.error_before_51 = "exec format error";
-    else if (!found || !view_.find(*found)) cut.error_before_51 = "no such file or directory";
+    else if (auto found = view_.resolve(from_workdir(name)); !found || !view_.find(*found))
+      cut.error_before_51 = "no such file or directory";
     return cut;
   }
   bool exec_file(StartCheck& c, const std::string& path, int depth, bool by_shell);

@@ -77,8 +77,7 @@ const char* to_string(StartProblem p);
 struct ShebangCut {
   std::string script;  // its real path
   int layer = -1;      // the layer that brought it
-  size_t line_bytes = 0;
-  ShebangLine line, before_51;  // as 5.1 and later read it, as the kernels before did
+  Shebang shebang;     // its line, with before_51 set
   // What those kernels' execve then says: "exec format error" (no name left), "no such file or directory"
   // (a name the image lacks), or "" (the interpreter is there: its argument is cut).
   std::string error_before_51;

@@ -74,14 +74,15 @@ void add_check(const ImageFacts& facts, const StartCheck& c, FindingGroups& grou
 void add_cut_line(const ImageFacts& facts, const StartCheck& c, FindingGroups& groups) {
   if (c.problem != StartProblem::None || !c.cut_before_51) return;
   const ShebangCut& cut = *c.cut_before_51;
+  const Shebang& line = cut.shebang;
   FindingValues values = check_values(c);
   values.insert_or_assign("path", display_path(cut.script));
-  std::vector<std::string> direct = {cut.line.interpreter};
-  if (cut.line.argument) direct.push_back(*cut.line.argument);
+  std::vector<std::string> direct = {line.interpreter};
+  if (line.argument) direct.push_back(*line.argument);
   direct.push_back(display_path(cut.script));
   values.insert_or_assign("direct_argv", shown_argv(direct));  // the script run by its interpreter, in exec form
-  values.insert_or_assign("line_bytes", FindingValue::number(static_cast<int64_t>(cut.line_bytes)));
-  values.insert_or_assign("line_before_51", cut.before_51.text());
+  values.insert_or_assign("line_bytes", FindingValue::number(static_cast<int64_t>(line.line_bytes)));
+  values.insert_or_assign("line_before_51", line.before_51->text());
   values.insert_or_assign("error_before_51", cut.error_before_51);
   groups.add("entrypoint-long-shebang", layer_source(facts, cut.layer), c.what, cut.script, values);
 }
