@@ -307,8 +307,8 @@ std::string settings_error(const CLI::App& app, const SettingsFile& settings, co
   std::string file = settings_file_read(app);
   if (!file.empty() && starts_with(what, file + ": ")) return what;
   for (const CLI::Option* o : app.get_options()) {
-    if (o->get_lnames().empty() || !starts_with(what, "--" + o->get_lnames().front() + ":")) continue;
-    std::string name = o->get_lnames().front();
+    const std::string name = option_long_name(o);
+    if (name.empty() || !starts_with(what, "--" + name + ":")) continue;
     const char* var = std::getenv(settings_variable(name).c_str());
     if (var && *var) return what + " (from " + settings_variable(name) + ")";
     if (settings.flags_set().count(name)) return what + " (from " + file + ")";

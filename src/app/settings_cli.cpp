@@ -13,11 +13,9 @@ namespace {
 
 // The flags that are settings: not --help, --version, --config, nor IMAGE.
 bool is_setting(const CLI::Option* o) {
-  const std::string& name = o->get_lnames().empty() ? "" : o->get_lnames().front();
+  const std::string name = option_long_name(o);
   return !name.empty() && name != "help" && name != "version" && name != "config";
 }
-
-std::string long_name(const CLI::Option* o) { return o->get_lnames().front(); }
 
 // The flags given on the command line, by long name.
 std::set<std::string> flags_given(const CLI::App& app, int argc, char** argv) {
@@ -29,7 +27,7 @@ std::set<std::string> flags_given(const CLI::App& app, int argc, char** argv) {
       if (!is_setting(o)) continue;
       bool long_form = starts_with(token, "--") && o->check_lname(token.substr(2, token.find('=') - 2));
       bool short_form = token.size() >= 2 && token[0] == '-' && token[1] != '-' && o->check_sname(token.substr(1, 1));
-      if (long_form || short_form) given.insert(long_name(o));
+      if (long_form || short_form) given.insert(option_long_name(o));
     }
   }
   return given;
@@ -55,7 +53,7 @@ std::shared_ptr<SettingsFile> add_settings(CLI::App& app) {
                  "settings file, YAML or JSON: every long flag a key, and ignore and severity (default: ./.imgaudit.yaml, "
                  "./.imgaudit.json, $XDG_CONFIG_HOME/imgaudit/config.yaml; IMGAUDIT_CONFIG)");
   for (CLI::Option* o : app.get_options())
-    if (is_setting(o)) o->envname(settings_variable(long_name(o)))->capture_default_str();
+    if (is_setting(o)) o->envname(settings_variable(option_long_name(o)))->capture_default_str();
   return file;
 }
 
@@ -72,7 +70,7 @@ void print_settings(std::ostream& out, const CLI::App& app, const SettingsFile& 
   std::set<std::string> given = flags_given(app, argc, argv);
   for (const CLI::Option* o : app.get_options()) {
     if (!is_setting(o)) continue;
-    std::string name = long_name(o);
+    std::string name = option_long_name(o);
     const char* var = std::getenv(settings_variable(name).c_str());
     std::string origin = given.count(name)                ? "--" + name
                          : var && *var && o->count() > 0 ? settings_variable(name)
@@ -100,7 +98,7 @@ nlohmann::json settings_schema(const CLI::App& app) {
       p["oneOf"] = {scalar, {{"type", "array"}, {"items", scalar}}};
     else
       p.update(scalar);
-    properties[long_name(o)] = p;
+    properties[option_long_name(o)] = p;
   }
   properties["ignore"] = {
       {"description", "findings to accept: a rule, on some paths, in some images, until a date"},

@@ -129,6 +129,10 @@ void check_value(const CLI::Option* o, const std::string& key, const std::string
 
 }  // namespace
 
+std::string option_long_name(const CLI::Option* o) {
+  return o->get_lnames().empty() ? "" : o->get_lnames().front();
+}
+
 bool option_is_flag(const CLI::Option* o) { return o->get_expected_max() == 0; }
 
 bool option_is_integer(const CLI::Option* o) {

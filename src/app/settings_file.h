@@ -40,6 +40,9 @@ class SettingsFile : public CLI::Config {
   mutable std::set<std::string> flags_set_;
 };
 
+// A flag's first long name, without its dashes ("fail-on"); "" for one that has none (IMAGE).
+std::string option_long_name(const CLI::Option* o);
+
 // What a flag takes, as CLI11 knows it: nothing (a flag), a whole number, one of a set.
 bool option_is_flag(const CLI::Option* o);
 bool option_is_integer(const CLI::Option* o);

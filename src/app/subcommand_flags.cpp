@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "app/settings_file.h"
+#include "app/subcommands.h"
 #include "util/strings.h"
 
 namespace imgaudit {
@@ -37,13 +39,18 @@ const std::vector<FlagsRead>& flags_read() {
   return table;
 }
 
+// "--cache-dir", "--cache", ...: the row's flags as a command line writes them.
+std::vector<std::string> dashed(const FlagsRead& row) {
+  std::vector<std::string> names;
+  for (std::string_view flag : row.flags) names.push_back("--" + std::string(flag));
+  return names;
+}
+
 const FlagsRead* flags_read_by(const std::string& command) {
   for (const FlagsRead& row : flags_read())
     if (row.command == command) return &row;
   return nullptr;
 }
-
-std::string flag_name(const CLI::Option* o) { return o->get_lnames().empty() ? "" : o->get_lnames().front(); }
 
 // The subcommands that ran, outermost first: cache, info.
 std::vector<const CLI::App*> commands_run(const CLI::App& app) {
@@ -55,9 +62,7 @@ std::vector<const CLI::App*> commands_run(const CLI::App& app) {
 // ": it takes info or clean", for a subcommand whose own subcommand was not given.
 std::string what_it_takes(const CLI::App& command) {
   if (!command.get_subcommands().empty()) return "";
-  std::vector<std::string> names;
-  for (const CLI::App* sub : command.get_subcommands(std::function<bool(const CLI::App*)>()))
-    names.push_back(sub->get_name());
+  const std::vector<std::string> names = subcommand_names(command);
   return names.empty() ? "" : ": it takes " + join(names, " or ");
 }
 
@@ -72,12 +77,7 @@ std::string option_error(const std::vector<const CLI::App*>& run, const std::str
   if (row)
     for (const auto& [name, line] : row->instead)
       if (name == flag) return std::string(line);
-  std::string takes = ", which takes none";
-  if (row) {
-    std::vector<std::string> names;
-    for (std::string_view name : row->flags) names.push_back("--" + std::string(name));
-    takes = " (it takes " + join(names, ", ") + ")";
-  }
+  const std::string takes = row ? " (it takes " + join(dashed(*row), ", ") + ")" : ", which takes none";
   return "--" + flag + " is no option of " + command_name(run) + takes;
 }
 
@@ -90,9 +90,7 @@ std::string argument_error(const std::vector<const CLI::App*>& run, const std::s
 void add_flags_read_footers(CLI::App& app) {
   for (const FlagsRead& row : flags_read()) {
     if (row.every) continue;  // config: its help says it prints them all
-    std::string line = "The audit's options it reads:";
-    for (std::string_view flag : row.flags) line += " --" + std::string(flag);
-    line += " (imgaudit --help)";
+    const std::string line = "The audit's options it reads: " + join(dashed(row), " ") + " (imgaudit --help)";
     CLI::App* command = app.get_subcommand(std::string(row.command));
     command->footer(line);
     for (CLI::App* sub : command->get_subcommands(std::function<bool(CLI::App*)>())) sub->footer(line);
@@ -105,7 +103,7 @@ std::string subcommand_usage_error(const CLI::App& app) {
   const FlagsRead* row = flags_read_by(run.front()->get_name());
   for (const CLI::Option* o : app.parse_order()) {
     if (o->get_positional()) return argument_error(run, o->as<std::vector<std::string>>().front());
-    const std::string name = flag_name(o);
+    const std::string name = option_long_name(o);
     if (name == "config" || (row && row->every)) continue;
     if (row && std::find(row->flags.begin(), row->flags.end(), name) != row->flags.end()) continue;
     return option_error(run, name);
@@ -120,7 +118,7 @@ std::string subcommand_extras_error(const CLI::App& app) {
     if (!starts_with(word, "-")) continue;
     const std::string name = word.substr(0, word.find('='));
     for (const CLI::Option* o : app.get_options())
-      if (!o->get_positional() && o->check_name(name)) return option_error(run, flag_name(o));
+      if (!o->get_positional() && o->check_name(name)) return option_error(run, option_long_name(o));
   }
   return "";
 }
