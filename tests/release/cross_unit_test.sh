@@ -24,4 +24,9 @@ cmake --build "$tree" -j"$(nproc)" >"$tree/../tests-build.log" 2>&1 ||
 # The tree says what it runs on: a test program that is not ARCH's would run natively and prove nothing.
 file -L "$tree/tests/test_util" | grep -q "$(echo "$TRIPLET" | cut -d- -f1 | sed 's/_/-/')" ||
   { echo "FAIL: $tree/tests/test_util is not an $ARCH program: $(file -L "$tree/tests/test_util")"; exit 1; }
-ctest --test-dir "$tree" -L unit -j"$(nproc)" --output-on-failure --timeout 600
+# Left out: the SARIF run cut to GitHub's 25,000 results. Its cost is nlohmann's JSON in the test's own code
+# (two runs of 25,000 results written and parsed back): 11 s natively, 111 s under qemu-user, a third of the
+# suite's test time and its longest test, with nothing in it that depends on the architecture. The normal
+# folder runs it; the other SARIF tests run here.
+ctest --test-dir "$tree" -L unit -j"$(nproc)" --output-on-failure --timeout 600 \
+  -E '^SarifReport\.MoreResultsThanGitHubTakesKeepTheMostSevereAndSaySo$'
