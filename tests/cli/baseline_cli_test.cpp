@@ -132,6 +132,10 @@ ImageSpec alpine_app(const std::string& apk_db, bool grown, bool without_libz) {
   return spec;
 }
 
+}  // namespace
+
+// Outside the anonymous namespace: TEST_F's classes derive from it, and in a unity batch gcc warns of a base
+// with internal linkage (-Wsubobject-linkage).
 struct SizeAndLibraryGates : ::testing::Test {
   TempDir tmp;
   std::string apk_db, main_image, baseline = tmp / "main.json";
@@ -145,8 +149,6 @@ struct SizeAndLibraryGates : ::testing::Test {
     ASSERT_EQ(r.status, 0) << r.err;
   }
 };
-
-}  // namespace
 
 TEST_F(SizeAndLibraryGates, GrowthPastTheLimitFailsNamingTheLayerPackageAndDockerfileLine) {
   const std::string pr = write_oci(tmp, alpine_app(apk_db, true, false), "pr");

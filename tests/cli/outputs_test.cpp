@@ -243,8 +243,9 @@ std::string messy_image(const TempDir& tmp, int per_folder, const std::string& n
   std::vector<TarEntrySpec> vendor;
   for (int k = 0; k < 8; ++k) {
     const std::string lib = tmp / ("libvendor" + std::to_string(k) + ".so");
-    if (!std::filesystem::exists(lib))
+    if (!std::filesystem::exists(lib)) {
       EXPECT_TRUE(compile_c("gcc", kLibFooC, lib, "-shared -fPIC -Wl,-soname,libvendor" + std::to_string(k) + ".so"));
+    }
     vendor.push_back(file("opt/vendor/p" + std::to_string(k) + "/run", compiled(tmp, "gcc", kUsesFooC, "'" + lib + "'")));
   }
   vendor.push_back(file("opt/vendor/\x1b[31mrun\nfake", hello));

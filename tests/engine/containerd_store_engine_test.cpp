@@ -116,7 +116,9 @@ TEST_F(ContainerdStoreEngine, TheOtherPlatformIsNotThereAndSaysSo) {
   CliResult all = audit("--format json --fail-on never --platform all docker-daemon:" + name_);
   ASSERT_EQ(all.status, 0) << all.err;
   nlohmann::json report = all.json();
-  if (report.contains("platforms")) EXPECT_EQ(report["platforms"].size(), 1u) << report["platforms"].dump();
+  if (report.contains("platforms")) {
+    EXPECT_EQ(report["platforms"].size(), 1u) << report["platforms"].dump();
+  }
   else EXPECT_EQ(report["image"]["platform"]["architecture"], native_target().oci_arch);
   CliResult other = audit("--platform " + other_platform() + " docker-daemon:" + name_);
   EXPECT_EQ(other.status, 2);
@@ -140,7 +142,9 @@ TEST_F(ContainerdStoreEngine, ItsSavedArchiveIsAuditedBothWays) {
   CliResult all = audit("--format json --fail-on never --platform all oci-archive:" + shell_quoted(saved));
   ASSERT_EQ(all.status, 0) << all.err;
   nlohmann::json report = all.json();
-  if (report.contains("platforms")) EXPECT_EQ(report["platforms"].size(), 1u) << report["platforms"].dump();
+  if (report.contains("platforms")) {
+    EXPECT_EQ(report["platforms"].size(), 1u) << report["platforms"].dump();
+  }
   CliResult other = audit("--platform " + other_platform() + " oci-archive:" + shell_quoted(saved));
   EXPECT_EQ(other.status, 2);
   EXPECT_EQ(lines_of(other.err), 1u) << other.err;
