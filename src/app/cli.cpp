@@ -207,6 +207,10 @@ int run_fleet(const CliOptions& cli, const Policy& policy) {
   // registry host's /v2/ answered.
   const AuditSession session(shard_options(audit_options(cli, ""), shard));
   const std::vector<std::string> names = run_names(cli, session.registry());
+  if (baseline && baseline->of_one_image() && names.size() > 1)
+    throw InputError("--baseline " + baseline->file() + " is the report of one image, and this run audits " +
+                     std::to_string(names.size()) + ": audit that image on its own, or give the report of a run of " +
+                     "these images, where each is matched by name");
 
   std::vector<TextOptions> text;
   for (const OutputTarget& t : targets) text.push_back(text_options(t, display_options(cli)));

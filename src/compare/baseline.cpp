@@ -29,8 +29,10 @@ Baseline Baseline::parse(const std::string& text, const std::string& file) {
   return baseline;
 }
 
+bool Baseline::of_one_image() const { return images_.size() == 1 && images_.front().name.empty(); }
+
 const BaselineImage* Baseline::find(const std::string& name, const std::string& platform) const {
-  if (images_.size() == 1) return &images_.front();
+  if (of_one_image()) return &images_.front();
   for (const BaselineImage& image : images_)
     if (image.name == name && (platform.empty() || image.platform.empty() || image.platform == platform)) return &image;
   return nullptr;

@@ -37,10 +37,13 @@ class Baseline {
   static Baseline read(const std::string& file);
   static Baseline parse(const std::string& text, const std::string& file);
 
-  // The earlier report of the image audited as `name` on `platform`: a baseline of one image is that image's
-  // whatever the name (app:dev then app:pr-12); else the one of that name and platform (either platform
+  // The earlier report of the image audited as `name` on `platform`: a report of one image is that image's
+  // whatever the name (app:dev then app:pr-12); a run's, the one of that name and platform (either platform
   // empty matches). Null when there is none.
   const BaselineImage* find(const std::string& name, const std::string& platform) const;
+  // The report of one image (`imgaudit IMAGE --format json`), not of a run: the baseline of one image audited,
+  // and of no run of several, where each image would be measured against it.
+  bool of_one_image() const;
   const std::string& file() const { return file_; }
   const std::vector<BaselineImage>& images() const { return images_; }
 

@@ -86,6 +86,19 @@ TEST_F(BaselineGate, ARunOfManyImagesMatchesEachByName) {
   EXPECT_NE(r.err.find("2 new findings at or above --fail-on error (1 unchanged"), std::string::npos) << r.err;
 }
 
+// A report of one image would be the baseline of each image of a run of several, whatever each is: refused, in
+// one line, before any image is audited. Every platform of that one image is still measured against it.
+TEST_F(BaselineGate, AReportOfOneImageIsNoBaselineForARunOfSeveral) {
+  CliResult r = run_imgaudit("--format json --baseline '" + baseline + "' " + main_image + " " + pr_image);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "imgaudit: --baseline " + baseline + " is the report of one image, and this run audits 2: audit "
+                   "that image on its own, or give the report of a run of these images, where each is matched by name\n");
+  r = run_imgaudit("--format json --platform all --fail-on warning --baseline '" + baseline + "' " + main_image);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("0 new findings at or above --fail-on warning (2 unchanged, 0 fixed"), std::string::npos) << r.err;
+}
+
 TEST_F(BaselineGate, ABaselineThatIsNoReportIsOneLineBeforeAnyAudit) {
   write_file(tmp / "bad.json", "{\"findings\": [{\"id\": \"x\"}]}");
   CliResult r = run_imgaudit("--baseline '" + tmp / "bad.json" + "' " + main_image);

@@ -71,6 +71,7 @@ TEST(Baseline, ReadsBackWhatTheJsonReportWrote) {
     EXPECT_EQ(finding_fingerprint(image.findings[i]), finding_fingerprint(r.findings[i])) << "the hostile path too";
   }
   // One image's report is that image's whatever it is called now.
+  EXPECT_TRUE(b.of_one_image());
   EXPECT_EQ(b.find("app:pr-12", "linux/amd64"), &image);
 }
 
@@ -103,6 +104,23 @@ TEST(Baseline, ReadsARunOfManyImagesByNameAndPlatform) {
   EXPECT_EQ(b.find("multi:2", "linux/amd64")->findings.size(), sample_report().findings.size());
   EXPECT_EQ(b.find("multi:2", "linux/s390x"), nullptr);
   EXPECT_EQ(b.find("other:1", ""), nullptr);
+  EXPECT_FALSE(b.of_one_image());
+}
+
+// A run's report that holds one image (the others could not be read) is still matched by name: it is no
+// report of one image, whose image would be every name's.
+TEST(Baseline, ARunOfOneReadableImageIsMatchedByName) {
+  AuditReport one = sample_report();
+  TextOptions text;
+  std::vector<FleetPart> parts = {fleet_part("json", {"app:1", "", &one, ""}, text),
+                                  fleet_part("json", {"gone:2", "", nullptr, "gone:2: no such image"}, text)};
+  std::ostringstream out;
+  write_fleet(out, "json", parts, FleetStats{2, 2, 0, 0}, text);
+  const Baseline b = Baseline::parse(out.str(), "run.json");
+  ASSERT_EQ(b.images().size(), 1u);
+  EXPECT_FALSE(b.of_one_image());
+  EXPECT_NE(b.find("app:1", ""), nullptr);
+  EXPECT_EQ(b.find("app:2", ""), nullptr);
 }
 
 const auto expect_refused = test::expect_baseline_refused;
