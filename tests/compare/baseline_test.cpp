@@ -75,20 +75,26 @@ TEST(Baseline, ReadsBackWhatTheJsonReportWrote) {
   EXPECT_EQ(b.find("app:pr-12", "linux/amd64"), &image);
 }
 
-// A run of two images, one of them every platform of a name, as write_fleet writes it.
+// The JSON report of a run of `entries` (an image or a platform each), as write_fleet writes it.
+std::string run_json(const std::vector<FleetEntry>& entries) {
+  TextOptions text;
+  std::vector<FleetPart> parts;
+  for (const FleetEntry& entry : entries) parts.push_back(fleet_part("json", entry, text));
+  std::ostringstream out;
+  write_fleet(out, "json", parts, FleetStats{entries.size(), entries.size(), 0, 0}, text);
+  return out.str();
+}
+
+// A run of two images, one of them every platform of a name.
 std::string fleet_json() {
   AuditReport one = sample_report(), amd = sample_report(), arm = sample_report();
   amd.facts.image.platform = {"linux", "amd64", ""};
   arm.facts.image.platform = {"linux", "arm64", ""};
   arm.findings.pop_back();
-  TextOptions text;
-  std::vector<FleetPart> parts = {fleet_part("json", {"app:1", "", &one, ""}, text),
-                                  fleet_part("json", {"multi:2", "linux/amd64", &amd, ""}, text),
-                                  fleet_part("json", {"multi:2", "linux/arm64", &arm, ""}, text),
-                                  fleet_part("json", {"gone:3", "", nullptr, "gone:3: no such image"}, text)};
-  std::ostringstream out;
-  write_fleet(out, "json", parts, FleetStats{4, 4, 0, 0}, text);
-  return out.str();
+  return run_json({{"app:1", "", &one, ""},
+                   {"multi:2", "linux/amd64", &amd, ""},
+                   {"multi:2", "linux/arm64", &arm, ""},
+                   {"gone:3", "", nullptr, "gone:3: no such image"}});
 }
 
 TEST(Baseline, ReadsARunOfManyImagesByNameAndPlatform) {
@@ -111,12 +117,8 @@ TEST(Baseline, ReadsARunOfManyImagesByNameAndPlatform) {
 // report of one image, whose image would be every name's.
 TEST(Baseline, ARunOfOneReadableImageIsMatchedByName) {
   AuditReport one = sample_report();
-  TextOptions text;
-  std::vector<FleetPart> parts = {fleet_part("json", {"app:1", "", &one, ""}, text),
-                                  fleet_part("json", {"gone:2", "", nullptr, "gone:2: no such image"}, text)};
-  std::ostringstream out;
-  write_fleet(out, "json", parts, FleetStats{2, 2, 0, 0}, text);
-  const Baseline b = Baseline::parse(out.str(), "run.json");
+  const Baseline b = Baseline::parse(run_json({{"app:1", "", &one, ""}, {"gone:2", "", nullptr, "gone:2: no such image"}}),
+                                     "run.json");
   ASSERT_EQ(b.images().size(), 1u);
   EXPECT_FALSE(b.of_one_image());
   EXPECT_NE(b.find("app:1", ""), nullptr);
